@@ -1,0 +1,29 @@
+# Sourced by bin/agent, bin/build and bin/test: sets JAVA_CMD (and JAVA_HOME) to a JDK/JRE 21 or newer.
+# Looks at $JAVA_HOME, then `java` on PATH, then the usual install locations; picks the newest found.
+_agent_java_major() {
+  "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version =/ {print $2; exit}' | cut -d. -f1
+}
+_agent_find_jdk() {
+  local need="${1:-21}" best="" best_major=0 cand major home
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+    major=$(_agent_java_major "$JAVA_HOME/bin/java")
+    if [ -n "$major" ] && [ "$major" -ge "$need" ]; then JAVA_CMD="$JAVA_HOME/bin/java"; return 0; fi
+  fi
+  for cand in $(command -v java 2>/dev/null) /usr/lib/jvm/*/bin/java /opt/java/*/bin/java /opt/*jdk*/bin/java \
+              /usr/local/*jdk*/bin/java "$HOME"/.sdkman/candidates/java/*/bin/java "$HOME"/.jdks/*/bin/java \
+              /Library/Java/JavaVirtualMachines/*/Contents/Home/bin/java; do
+    [ -x "$cand" ] || continue
+    major=$(_agent_java_major "$cand")
+    [ -n "$major" ] || continue
+    if [ "$major" -ge "$need" ] && [ "$major" -gt "$best_major" ]; then best="$cand"; best_major="$major"; fi
+  done
+  if [ -z "$best" ]; then
+    echo "agent: needs a Java $need or newer JDK; none was found in \$JAVA_HOME, on PATH or under /usr/lib/jvm." >&2
+    echo "agent: install one (for example: apt-get install openjdk-21-jdk) or set JAVA_HOME to it." >&2
+    return 1
+  fi
+  JAVA_CMD="$best"
+  home=$(cd "$(dirname "$best")/.." && pwd)
+  export JAVA_HOME="$home"
+}
+_agent_find_jdk "${AGENT_MIN_JAVA:-21}"

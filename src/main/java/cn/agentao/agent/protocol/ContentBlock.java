@@ -1,0 +1,42 @@
+package cn.agentao.agent.protocol;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** ACP content blocks (MCP-compatible): prompts, streamed output and tool results. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(ContentBlock.Text.class),
+        @JsonSubTypes.Type(ContentBlock.Image.class),
+        @JsonSubTypes.Type(ContentBlock.Audio.class),
+        @JsonSubTypes.Type(ContentBlock.ResourceLink.class),
+        @JsonSubTypes.Type(ContentBlock.Resource.class)
+})
+public sealed interface ContentBlock {
+
+    static Text text(String text) { return new Text(text, null, null); }
+
+    @JsonTypeName("text")
+    record Text(String text, JsonNode annotations, @JsonProperty("_meta") ObjectNode meta) implements ContentBlock {}
+
+    @JsonTypeName("image")
+    record Image(String data, String mimeType, String uri, JsonNode annotations,
+                 @JsonProperty("_meta") ObjectNode meta) implements ContentBlock {}
+
+    @JsonTypeName("audio")
+    record Audio(String data, String mimeType, JsonNode annotations,
+                 @JsonProperty("_meta") ObjectNode meta) implements ContentBlock {}
+
+    @JsonTypeName("resource_link")
+    record ResourceLink(String uri, String name, String title, String description, String mimeType, Long size,
+                        JsonNode annotations, @JsonProperty("_meta") ObjectNode meta) implements ContentBlock {}
+
+    /** Embedded resource; {@code resource} holds {uri, mimeType?, text} or {uri, mimeType?, blob}. */
+    @JsonTypeName("resource")
+    record Resource(ObjectNode resource, JsonNode annotations,
+                    @JsonProperty("_meta") ObjectNode meta) implements ContentBlock {}
+}
