@@ -1,8 +1,15 @@
 package cn.agentao.agent.cli;
 
-/** Entry point (placeholder until the ACP front door lands). */
+import picocli.CommandLine;
+
+/** Process entry point. */
 public final class Main {
+    private Main() {}
+
     public static void main(String[] args) {
-        System.exit(0);
+        int code = new CommandLine(new AgentCommand())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .execute(args);
+        System.exit(code);
     }
 }

@@ -16,6 +16,7 @@ public final class Json {
     public static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .serializationInclusion(JsonInclude.Include.NON_NULL)
             .build();
 

@@ -1,0 +1,62 @@
+package cn.agentao.agent.acp;
+
+import cn.agentao.agent.jsonrpc.JsonRpcException;
+import cn.agentao.agent.jsonrpc.RequestContext;
+import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.session.Session;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.Set;
+
+/** session/set_mode, session/set_config_option and _agentao.cn/set_model: settings for the next turn. */
+final class SessionConfigHandlers {
+    private static final Set<String> CONFIG_KEYS = Set.of("sessionId", "configId", "value");
+    private static final Set<String> SET_MODEL_KEYS = Set.of("sessionId", "model");
+
+    private final AcpAgent agent;
+
+    SessionConfigHandlers(AcpAgent agent) {
+        this.agent = agent;
+    }
+
+    Object setMode(JsonNode raw, RequestContext ctx) throws JsonRpcException {
+        Params p = Params.of(raw);
+        Session session = agent.sessions().require(p.requireString("sessionId"));
+        String modeId = p.requireNonEmptyString("modeId");
+        refuseDuringTurn(session, "change the mode");
+        agent.engine().setMode(session, modeId);
+        return Json.object();
+    }
+
+    Object setConfigOption(JsonNode raw, RequestContext ctx) throws JsonRpcException {
+        Params p = Params.of(raw);
+        p.onlyKeys(CONFIG_KEYS);
+        Session session = agent.sessions().require(p.requireString("sessionId"));
+        String configId = p.requireString("configId");
+        JsonNode value = p.get("value");
+        if (value == null) throw JsonRpcException.invalidParams("value is required");
+        if (!value.isTextual()) throw JsonRpcException.invalidParams("value must be a string");
+        refuseDuringTurn(session, "change " + configId);
+        agent.engine().setConfigOption(session, configId, value.textValue());
+        ObjectNode result = Json.object();
+        result.set("configOptions", Json.MAPPER.valueToTree(agent.engine().configOptions(session)));
+        return result;
+    }
+
+    Object setModel(JsonNode raw, RequestContext ctx) throws JsonRpcException {
+        Params p = Params.of(raw);
+        p.onlyKeys(SET_MODEL_KEYS);
+        Session session = agent.sessions().require(p.requireString("sessionId"));
+        String model = p.requireNonEmptyString("model").strip();
+        refuseDuringTurn(session, "switch the model");
+        String active = agent.engine().setBareModel(session, model);
+        return Json.object().put("model", active);
+    }
+
+    private static void refuseDuringTurn(Session session, String what) throws JsonRpcException {
+        if (session.hasActiveTurn()) {
+            throw JsonRpcException.invalidRequest("cannot " + what + " while session " + session.id() + " has an active turn");
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package cn.agentao.agent.cli;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** Configures slf4j-simple before the first logger exists: level, and stderr or a file. Never stdout. */
+final class Logging {
+    private Logging() {}
+
+    static void configure(String level, Path file) {
+        String l = level == null ? "info" : level.toLowerCase(Locale.ROOT);
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", l);
+        System.setProperty("org.slf4j.simpleLogger.logFile", file == null ? "System.err" : file.toString());
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+        System.setProperty("org.slf4j.simpleLogger.showThreadName", "false");
+        System.setProperty("org.slf4j.simpleLogger.showShortLogName", "true");
+        System.setProperty("org.slf4j.simpleLogger.levelInBrackets", "true");
+    }
+}
