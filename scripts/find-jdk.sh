@@ -1,6 +1,15 @@
 # Sourced by bin/agent, bin/build and bin/test: sets JAVA_CMD (and JAVA_HOME) to a JDK/JRE 21 or newer.
 # Looks at $JAVA_HOME, then `java` on PATH, then the usual install locations; picks the newest found.
 _agent_java_major() {
+  # Cheap: the JDK's release file names its version; only without one do we ask the JVM itself.
+  local home rel v
+  home=$(cd "$(dirname "$(readlink -f "$1")")/.." 2>/dev/null && pwd)
+  rel="$home/release"
+  if [ -f "$rel" ]; then
+    v=$(sed -n 's/^JAVA_VERSION="\([^"]*\)".*/\1/p' "$rel")
+    v=${v#1.}
+    if [ -n "$v" ]; then echo "${v%%[.+-]*}"; return; fi
+  fi
   "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version =/ {print $2; exit}' | cut -d. -f1
 }
 _agent_find_jdk() {

@@ -1,21 +1,13 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.acp.AcpAgent;
-import cn.agentao.agent.engine.Engine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 @Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
         description = {
@@ -30,26 +22,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
         })
 public final class AgentCommand implements Callable<Integer> {
 
-    @Option(names = "--acp", description = "Speak ACP (JSON-RPC 2.0, one message per line) on stdin/stdout.")
+    @Option(names = AcpLaunch.ACP, description = "Speak ACP (JSON-RPC 2.0, one message per line) on stdin/stdout.")
     boolean acp;
 
-    @Option(names = "--resume", arity = "0..1", fallbackValue = "", paramLabel = "ID",
+    @Option(names = AcpLaunch.RESUME, arity = "0..1", fallbackValue = "", paramLabel = "ID",
             description = "Make the first session/new reopen a saved session: the latest one for its cwd, or ID (or a unique prefix of it).")
     String resume;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "${env:AGENT_LOG_LEVEL:-info}",
+    @Option(names = AcpLaunch.LOG_LEVEL, paramLabel = "LEVEL", defaultValue = "${env:AGENT_LOG_LEVEL:-info}",
             description = "Log level: error, warn, info, debug or trace (default: ${DEFAULT-VALUE}). Logs go to stderr.")
     String logLevel;
 
-    @Option(names = "--log-file", paramLabel = "FILE", description = "Write logs to FILE instead of stderr.")
+    @Option(names = AcpLaunch.LOG_FILE, paramLabel = "FILE", description = "Write logs to FILE instead of stderr.")
     Path logFile;
 
-    @Option(names = "--sessions-dir", paramLabel = "DIR",
+    @Option(names = AcpLaunch.SESSIONS_DIR, paramLabel = "DIR",
             description = "Where conversations are kept (default: $AGENT_SESSIONS_DIR, else $XDG_DATA_HOME/agent/sessions).")
     Path sessionsDir;
 
-    @Option(names = "--max-message-bytes", paramLabel = "BYTES", defaultValue = "104857600",
-            description = "Largest ACP message accepted, in bytes (default: ${DEFAULT-VALUE}); a larger one is answered with an error.")
+    @Option(names = AcpLaunch.MAX_MESSAGE_BYTES, paramLabel = "BYTES", defaultValue = "104857600",
+            description = "Largest ACP message accepted, in bytes, at least 1024 (default: ${DEFAULT-VALUE}); a larger one is answered with an error.")
     long maxMessageBytes;
 
     @Spec
@@ -61,24 +53,12 @@ public final class AgentCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("agent: nothing to do; start it with --acp from an ACP client (see --help).");
             return 2;
         }
-        Logging.configure(logLevel, logFile);
-        // Only protocol may reach stdout: keep the real stdout for the protocol writer, point System.out at stderr.
-        OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
-        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-
-        Map<String, String> env = System.getenv();
-        Engine engine = new Engine(env, ConfigDirs.configDir(env), new Engine.Features(false, false, false, false));
-        AcpAgent agent = new AcpAgent(System.in, protocolOut, engine, Version.current(), maxMessageBytes);
-        AtomicBoolean stopping = new AtomicBoolean();
-        Runnable stop = () -> {
-            if (stopping.compareAndSet(false, true)) agent.shutdown(Duration.ofMillis(1500));
-        };
-        Signals.onTerminate(() -> {
-            stop.run();
-            Runtime.getRuntime().halt(0);
-        });
-        agent.serve(Duration.ofMillis(1500));
-        stopping.set(true);
-        return 0;
+        if (!Logging.isLevel(logLevel)) {
+            throw new ParameterException(spec.commandLine(), "--log-level must be one of error, warn, info, debug, trace (got '" + logLevel + "')");
+        }
+        if (maxMessageBytes < 1024) {
+            throw new ParameterException(spec.commandLine(), "--max-message-bytes must be at least 1024");
+        }
+        return AcpLaunch.run(new AcpLaunch.Options(resume, logLevel, logFile, sessionsDir, maxMessageBytes));
     }
 }

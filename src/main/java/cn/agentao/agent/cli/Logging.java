@@ -7,6 +7,10 @@ import java.util.Locale;
 final class Logging {
     private Logging() {}
 
+    static boolean isLevel(String level) {
+        return level != null && java.util.Set.of("error", "warn", "info", "debug", "trace").contains(level.toLowerCase(Locale.ROOT));
+    }
+
     static void configure(String level, Path file) {
         String l = level == null ? "info" : level.toLowerCase(Locale.ROOT);
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", l);

@@ -2,14 +2,18 @@ package cn.agentao.agent.cli;
 
 import picocli.CommandLine;
 
-/** Process entry point. */
+/**
+ * Process entry point. An editor starts us with plain ACP options; those are read by {@link AcpLaunch#parse}
+ * without Picocli, whose old-bytecode classes cannot be kept in the AOT cache and cost about 120 ms at every
+ * start. Anything else (help, version, subcommands, a typo) goes to Picocli, which owns usage and errors.
+ */
 public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        int code = new CommandLine(new AgentCommand())
-                .setCaseInsensitiveEnumValuesAllowed(true)
-                .execute(args);
+        AcpLaunch.Options fast = AcpLaunch.parse(args);
+        int code = fast != null ? AcpLaunch.run(fast)
+                : new CommandLine(new AgentCommand()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
         System.exit(code);
     }
 }

@@ -1,0 +1,103 @@
+package cn.agentao.agent.cli;
+
+import cn.agentao.agent.acp.AcpAgent;
+import cn.agentao.agent.engine.Engine;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** Starts the agent in ACP mode: the stdio front door over the engine. */
+public final class AcpLaunch {
+    public static final String ACP = "--acp";
+    public static final String RESUME = "--resume";
+    public static final String LOG_LEVEL = "--log-level";
+    public static final String LOG_FILE = "--log-file";
+    public static final String SESSIONS_DIR = "--sessions-dir";
+    public static final String MAX_MESSAGE_BYTES = "--max-message-bytes";
+    public static final long DEFAULT_MAX_MESSAGE_BYTES = 100L * 1024 * 1024;
+
+    /** The ACP-mode settings; {@code resume} is null (no resume), "" (latest for the cwd) or an id/prefix. */
+    public record Options(String resume, String logLevel, Path logFile, Path sessionsDir, long maxMessageBytes) {}
+
+    private AcpLaunch() {}
+
+    static String defaultLogLevel() {
+        String env = System.getenv("AGENT_LOG_LEVEL");
+        return env == null || env.isBlank() ? "info" : env;
+    }
+
+    /**
+     * Reads {@code --acp} with the ACP options ({@code --opt value} or {@code --opt=value}); returns null for
+     * anything else, which then goes to Picocli.
+     */
+    static Options parse(String[] args) {
+        boolean acp = false;
+        String resume = null, level = defaultLogLevel();
+        Path logFile = null, sessions = null;
+        long max = DEFAULT_MAX_MESSAGE_BYTES;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                String name = a, inline = null;
+                int eq = a.indexOf('=');
+                if (a.startsWith("--") && eq > 0) {
+                    name = a.substring(0, eq);
+                    inline = a.substring(eq + 1);
+                }
+                switch (name) {
+                    case ACP -> { if (inline != null) return null; acp = true; }
+                    case RESUME -> {
+                        if (inline != null) resume = inline;
+                        else if (i + 1 < args.length && !args[i + 1].startsWith("-")) resume = args[++i];
+                        else resume = "";
+                    }
+                    case LOG_LEVEL, LOG_FILE, SESSIONS_DIR, MAX_MESSAGE_BYTES -> {
+                        String v = inline != null ? inline : (i + 1 < args.length ? args[++i] : null);
+                        if (v == null) return null;
+                        switch (name) {
+                            case LOG_LEVEL -> level = v;
+                            case LOG_FILE -> logFile = Path.of(v);
+                            case SESSIONS_DIR -> sessions = Path.of(v);
+                            default -> {
+                                max = Long.parseLong(v);
+                                if (max < 1024) return null;
+                            }
+                        }
+                    }
+                    default -> { return null; }
+                }
+            }
+        } catch (NumberFormatException | InvalidPathException e) {
+            return null;
+        }
+        if (!acp || !Logging.isLevel(level)) return null;
+        return new Options(resume, level, logFile, sessions, max);
+    }
+
+    /** Serves ACP on stdin/stdout until end of input or SIGTERM; returns the exit code. */
+    static int run(Options options) {
+        Logging.configure(options.logLevel(), options.logFile());
+        // Only protocol may reach stdout: keep the real stdout for the protocol writer, point System.out at stderr.
+        OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
+        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+
+        Map<String, String> env = System.getenv();
+        Engine engine = new Engine(env, ConfigDirs.configDir(env), new Engine.Features(false, false, false, false));
+        AcpAgent agent = new AcpAgent(System.in, protocolOut, engine, Version.current(), options.maxMessageBytes());
+        AtomicBoolean stopping = new AtomicBoolean();
+        Signals.onTerminate(() -> {
+            if (stopping.compareAndSet(false, true)) agent.shutdown(Duration.ofMillis(1500));
+            Runtime.getRuntime().halt(0);
+        });
+        agent.serve(Duration.ofMillis(1500));
+        stopping.set(true);
+        return 0;
+    }
+}
