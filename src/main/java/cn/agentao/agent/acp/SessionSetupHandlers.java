@@ -1,5 +1,6 @@
 package cn.agentao.agent.acp;
 
+import cn.agentao.agent.engine.SessionJournal;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.RequestContext;
 import cn.agentao.agent.protocol.Json;
@@ -29,9 +30,9 @@ final class SessionSetupHandlers {
 
         Session session = new Session(UUID.randomUUID().toString(), cwd, extra, mcp);
         AcpSessionClient client = new AcpSessionClient(agent.endpoint(), session.id(), agent.clientCapabilities());
-        agent.engine().open(session, client);
+        agent.engine().open(session, client, SessionJournal.NONE);
         agent.sessions().add(session);
-        ctx.afterResponse(() -> agent.engine().announce(session, client));
+        ctx.afterResponse(() -> agent.engine().announce(session));
         return describe(session);
     }
 

@@ -2,18 +2,35 @@ package cn.agentao.agent.engine;
 
 import cn.agentao.agent.jsonrpc.ErrorCodes;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
+import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.ModelChoice;
+import cn.agentao.agent.model.ModelClient;
+import cn.agentao.agent.model.ModelException;
+import cn.agentao.agent.model.ModelRequest;
+import cn.agentao.agent.model.ModelResponse;
+import cn.agentao.agent.model.ModelStreamListener;
+import cn.agentao.agent.model.TokenCount;
 import cn.agentao.agent.model.UnknownProviderException;
 import cn.agentao.agent.protocol.ConfigOption;
 import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.SessionMode;
 import cn.agentao.agent.protocol.SessionUpdate;
 import cn.agentao.agent.protocol.StopReason;
 import cn.agentao.agent.session.Session;
 import cn.agentao.agent.util.Cancellation;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ChatMessageSerializer;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,14 +38,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The one engine behind every front door: session settings (mode, model), and the turn loop. Front doors
- * own transport and validation; the engine owns behaviour.
+ * The one engine behind every front door: session settings (mode, model), slash commands, and the turn loop.
+ * Front doors own transport and validation; the engine owns behaviour.
  */
 public final class Engine implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
     public static final String AUTH_METHOD_ID = "model-provider-env";
     public static final String CONFIG_MODEL = "model";
     public static final String CONFIG_MODE = "mode";
     public static final String CONFIG_THOUGHT_LEVEL = "thought_level";
+    /** Model calls one prompt may make before it ends with max_turn_requests (env AGENT_MAX_MODEL_CALLS). */
+    public static final int DEFAULT_MAX_MODEL_CALLS = 50;
+    /** Compact when the estimated history passes this share of the model's context window. */
+    static final double COMPACT_AT = 0.8;
 
     /** What this build truthfully supports, advertised in initialize. */
     public record Features(boolean loadSession, boolean sessionStore, boolean mcpHttp, boolean mcpSse) {}
@@ -38,27 +60,46 @@ public final class Engine implements AutoCloseable {
             new SessionMode("workspace-write", "Workspace write", "Edits files inside the workspace; asks before other commands."),
             new SessionMode("full-access", "Full access", "Runs commands and edits without asking, except unrecoverable ones and paths outside the workspace."),
             new SessionMode("plan", "Plan", "Reads and plans; makes no changes."));
-    private static final List<String> THOUGHT_LEVELS = List.of("low", "medium", "high");
 
     private final Map<String, String> env;
     private final Path configDir;
     private final Features features;
-    private final Map<String, SessionClient> clients = new ConcurrentHashMap<>();
+    private final TurnRunner turns;
+    private final ToolCallRunner tools;
+    private final Map<String, SessionRuntime> runtimes = new ConcurrentHashMap<>();
+    private final Map<String, ModelClient> modelClients = new ConcurrentHashMap<>();
     private volatile Map<Path, ModelCatalog> catalogs = new ConcurrentHashMap<>();
 
-    public Engine(Map<String, String> env, Path configDir, Features features) {
+    public Engine(Map<String, String> env, Path configDir, Features features, ToolCallRunner tools) {
         this.env = env;
         this.configDir = configDir;
         this.features = features;
+        this.tools = tools;
+        this.turns = new TurnRunner(this, tools, intFromEnv(env, "AGENT_MAX_MODEL_CALLS", DEFAULT_MAX_MODEL_CALLS));
+    }
+
+    private static int intFromEnv(Map<String, String> env, String name, int fallback) {
+        try {
+            String v = env.get(name);
+            return v == null ? fallback : Math.max(1, Integer.parseInt(v.strip()));
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
     }
 
     public Features features() { return features; }
 
+    public Path configDir() { return configDir; }
+
     // ---------------------------------------------------------------- configuration
 
     private ModelCatalog catalog(Path cwd) {
-        Path key = cwd == null ? Path.of("") : cwd;
-        return catalogs.computeIfAbsent(key, k -> ModelCatalog.load(env, cwd, configDir));
+        Path key = cwd == null ? Path.of(System.getProperty("user.dir")) : cwd;
+        return catalogs.computeIfAbsent(key, k -> {
+            ModelCatalog c = ModelCatalog.load(env, ConfigLocations.standard(k, env));
+            c.warnings().forEach(w -> log.warn("configuration: {}", w));
+            return c;
+        });
     }
 
     public boolean configured(Path cwd) { return catalog(cwd).configured(); }
@@ -70,27 +111,55 @@ public final class Engine implements AutoCloseable {
     }
 
     /** Forgets cached configuration so the next look re-reads environment files and the config file. */
-    public void reloadConfiguration() { catalogs = new ConcurrentHashMap<>(); }
+    public void reloadConfiguration() {
+        catalogs = new ConcurrentHashMap<>();
+        modelClients.clear();
+    }
+
+    ModelChoice currentChoice(Session session) {
+        ModelCatalog catalog = catalog(session.cwd());
+        return catalog.find(session.model()).or(catalog::defaultChoice)
+                .orElseThrow(() -> new IllegalStateException("no model configured"));
+    }
+
+    ModelClient modelClient(Session session, ModelChoice choice) {
+        ModelCatalog catalog = catalog(session.cwd());
+        return modelClients.computeIfAbsent(session.cwd() + "\n" + choice.value(), k -> catalog.client(choice));
+    }
+
+    String reasoningEffort(Session session) {
+        ModelChoice choice = currentChoice(session);
+        if (!choice.supportsReasoningEffort()) return null;
+        String level = session.thoughtLevel();
+        return level != null && choice.reasoningEfforts().contains(level) ? level : null;
+    }
 
     // ---------------------------------------------------------------- sessions
 
     /** Prepares a new session's settings and remembers how to reach its client. */
-    public void open(Session session, SessionClient client) {
-        catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
-        clients.put(session.id(), client);
+    public SessionRuntime open(Session session, SessionClient client, SessionJournal journal) {
+        if (session.model() == null) catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
+        SessionRuntime rt = new SessionRuntime(session, client, journal);
+        runtimes.put(session.id(), rt);
+        return rt;
+    }
+
+    public SessionRuntime runtime(String sessionId) { return runtimes.get(sessionId); }
+
+    /** Forgets a session (closed or gone); its journal is closed. */
+    public void release(String sessionId) {
+        SessionRuntime rt = runtimes.remove(sessionId);
+        if (rt != null) rt.journal().close();
     }
 
     /** Sent once the client knows the session: the slash commands it can use. */
-    public void announce(Session session, SessionClient client) {
-        client.update(new SessionUpdate.AvailableCommandsUpdate(commands(session)));
+    public void announce(Session session) {
+        SessionRuntime rt = runtimes.get(session.id());
+        if (rt != null) rt.client().update(new SessionUpdate.AvailableCommandsUpdate(commands(session)));
     }
 
     public List<SessionUpdate.AvailableCommand> commands(Session session) {
-        return List.of(
-                new SessionUpdate.AvailableCommand("compact", "Summarise older turns to free context", null),
-                new SessionUpdate.AvailableCommand("model", "Switch model for the next turn", new SessionUpdate.CommandInput("provider/model")),
-                new SessionUpdate.AvailableCommand("mode", "Switch permission mode", new SessionUpdate.CommandInput("read-only | workspace-write | full-access | plan")),
-                new SessionUpdate.AvailableCommand("help", "List the commands", null));
+        return SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir));
     }
 
     public SessionMode.State modes(Session session) {
@@ -109,26 +178,25 @@ public final class Engine implements AutoCloseable {
         if (current != null && models.stream().noneMatch(m -> m.value().equals(current))) {
             models.add(new ConfigOption.Choice(current, current, null));
         }
-        if (current != null) options.add(ConfigOption.select(CONFIG_MODEL, "Model", null, "model", current, models));
-        if (current != null && supportsThoughtLevel(session)) {
-            List<ConfigOption.Choice> levels = THOUGHT_LEVELS.stream().map(l -> new ConfigOption.Choice(l, l, null)).toList();
-            options.add(ConfigOption.select(CONFIG_THOUGHT_LEVEL, "Thinking", "Reasoning effort", "thought_level",
-                    session.thoughtLevel() == null ? "medium" : session.thoughtLevel(), levels));
+        if (current == null) return options;
+        options.add(ConfigOption.select(CONFIG_MODEL, "Model", null, "model", current, models));
+        List<String> efforts = catalog.find(current).map(ModelChoice::reasoningEfforts).orElse(List.of());
+        if (!efforts.isEmpty()) {
+            List<ConfigOption.Choice> levels = efforts.stream().map(l -> new ConfigOption.Choice(l, l, null)).toList();
+            String level = session.thoughtLevel() != null && efforts.contains(session.thoughtLevel()) ? session.thoughtLevel()
+                    : efforts.contains("medium") ? "medium" : efforts.get(0);
+            options.add(ConfigOption.select(CONFIG_THOUGHT_LEVEL, "Thinking", "Reasoning effort", "thought_level", level, levels));
         }
         return options;
     }
 
-    private boolean supportsThoughtLevel(Session session) {
-        return catalog(session.cwd()).choices().stream()
-                .anyMatch(c -> c.value().equals(session.model()) && c.supportsReasoningEffort());
-    }
-
     public void setMode(Session session, String modeId) {
         session.modeId(modeId);
-        SessionClient client = clients.get(session.id());
-        if (client != null) {
-            client.update(new SessionUpdate.CurrentModeUpdate(modeId));
-            client.update(new SessionUpdate.ConfigOptionUpdate(configOptions(session)));
+        recordState(session);
+        SessionRuntime rt = runtimes.get(session.id());
+        if (rt != null) {
+            rt.client().update(new SessionUpdate.CurrentModeUpdate(modeId));
+            rt.client().update(new SessionUpdate.ConfigOptionUpdate(configOptions(session)));
         }
     }
 
@@ -143,14 +211,20 @@ public final class Engine implements AutoCloseable {
             }
             case CONFIG_MODEL -> setModelValue(session, value);
             case CONFIG_THOUGHT_LEVEL -> {
-                if (!supportsThoughtLevel(session)) throw JsonRpcException.invalidRequest("unknown configId: " + configId);
-                if (!THOUGHT_LEVELS.contains(value)) throw JsonRpcException.invalidParams("value must be one of " + THOUGHT_LEVELS);
+                List<String> efforts = catalog(session.cwd()).find(session.model()).map(ModelChoice::reasoningEfforts).orElse(List.of());
+                if (efforts.isEmpty()) throw JsonRpcException.invalidRequest("unknown configId: " + configId);
+                if (!efforts.contains(value)) throw JsonRpcException.invalidParams("value must be one of " + efforts);
                 session.thoughtLevel(value);
             }
             default -> throw JsonRpcException.invalidRequest("unknown configId: " + configId);
         }
-        SessionClient client = clients.get(session.id());
-        if (client != null) client.update(new SessionUpdate.ConfigOptionUpdate(configOptions(session)));
+        configChanged(session);
+    }
+
+    private void configChanged(Session session) {
+        recordState(session);
+        SessionRuntime rt = runtimes.get(session.id());
+        if (rt != null) rt.client().update(new SessionUpdate.ConfigOptionUpdate(configOptions(session)));
     }
 
     /** {@code provider/model} (provider lower-cased) or a bare model that keeps the provider. */
@@ -171,8 +245,8 @@ public final class Engine implements AutoCloseable {
         try {
             catalog(session.cwd()).resolve(provider);
         } catch (UnknownProviderException e) {
-            org.slf4j.LoggerFactory.getLogger(Engine.class).info("model switch refused: provider id '{}' ({})", provider, e.getClass().getSimpleName());
-            throw JsonRpcException.invalidRequest(e.getMessage());
+            log.info("model switch refused: provider id '{}' ({})", provider, e.getClass().getSimpleName());
+            throw JsonRpcException.invalidRequest("cannot resolve provider '" + provider + "'");
         }
         session.model(provider + "/" + model);
     }
@@ -180,8 +254,7 @@ public final class Engine implements AutoCloseable {
     /** _agentao.cn/set_model: a free-text model for the current provider. Returns the active model id. */
     public String setBareModel(Session session, String model) throws JsonRpcException {
         setModelValue(session, model);
-        SessionClient client = clients.get(session.id());
-        if (client != null) client.update(new SessionUpdate.ConfigOptionUpdate(configOptions(session)));
+        configChanged(session);
         String value = session.model();
         return value.substring(value.indexOf('/') + 1);
     }
@@ -193,14 +266,171 @@ public final class Engine implements AutoCloseable {
 
     // ---------------------------------------------------------------- turns
 
+    /** Runs one prompt turn (a slash command, or a conversation with the model) and says why it ended. */
     public StopReason runTurn(Session session, List<ContentBlock> prompt, Cancellation cancel) {
-        SessionClient client = clients.get(session.id());
-        client.update(SessionUpdate.AgentMessageChunk.text("The turn loop is not wired to a model yet."));
-        return cancel.isCancelled() ? StopReason.CANCELLED : StopReason.END_TURN;
+        SessionRuntime rt = runtimes.get(session.id());
+        if (rt == null) throw new IllegalStateException("session " + session.id() + " is not open");
+        giveTitle(rt, prompt);
+        String text = prompt.size() == 1 && prompt.get(0) instanceof ContentBlock.Text t ? t.text() : null;
+        SlashCommands.Invocation command = text == null ? null : SlashCommands.parse(text);
+        if (command != null) {
+            StopReason handled = runCommand(rt, command, prompt, cancel);
+            if (handled != null) return handled;
+        }
+        return turns.run(rt, prompt, cancel);
+    }
+
+    /** Built-in commands run here; a user command's expansion goes to the model; unknown names return null. */
+    private StopReason runCommand(SessionRuntime rt, SlashCommands.Invocation c, List<ContentBlock> prompt, Cancellation cancel) {
+        Session session = rt.session();
+        switch (c.name()) {
+            case "help" -> {
+                StringBuilder sb = new StringBuilder("Commands:\n");
+                for (SessionUpdate.AvailableCommand a : commands(session)) {
+                    sb.append("- `/").append(a.name()).append(a.input() == null ? "" : " <" + a.input().hint() + ">")
+                            .append("`: ").append(a.description()).append('\n');
+                }
+                say(rt, prompt, sb.toString());
+                return StopReason.END_TURN;
+            }
+            case "model" -> {
+                if (c.arguments().isEmpty()) {
+                    say(rt, prompt, "Current model: `" + session.model() + "`. Available: "
+                            + String.join(", ", catalog(session.cwd()).choices().stream().map(ModelChoice::value).toList()));
+                    return StopReason.END_TURN;
+                }
+                try {
+                    setModelValue(session, c.arguments());
+                    configChanged(session);
+                    say(rt, prompt, "Model switched to `" + session.model() + "` for the next turn.");
+                } catch (JsonRpcException e) {
+                    say(rt, prompt, "Cannot switch model: " + e.getMessage());
+                }
+                return StopReason.END_TURN;
+            }
+            case "mode" -> {
+                String id = c.arguments();
+                if (MODES.stream().noneMatch(m -> m.id().equals(id))) {
+                    say(rt, prompt, "Current mode: `" + session.modeId() + "`. Modes: read-only, workspace-write, full-access, plan.");
+                } else {
+                    setMode(session, id);
+                    say(rt, prompt, "Mode switched to `" + id + "`.");
+                }
+                return StopReason.END_TURN;
+            }
+            case "compact" -> {
+                recordUserPrompt(rt, prompt);
+                boolean done = compact(rt, currentChoice(session), cancel);
+                if (cancel.isCancelled()) return StopReason.CANCELLED;
+                String msg = done ? "Older turns were summarised; the conversation continues from the summary."
+                        : "Nothing to compact yet.";
+                rt.client().update(SessionUpdate.AgentMessageChunk.text(msg));
+                recordAgentText(rt, msg);
+                return StopReason.END_TURN;
+            }
+            default -> {
+                SlashCommands.UserCommand user = SlashCommands.userCommands(session.cwd(), configDir).get(c.name());
+                if (user == null) return null;
+                return turns.run(rt, List.of(ContentBlock.text(user.expand(c.arguments()))), cancel);
+            }
+        }
+    }
+
+    /** A command's answer: recorded with the prompt so a replay shows both. */
+    private void say(SessionRuntime rt, List<ContentBlock> prompt, String text) {
+        recordUserPrompt(rt, prompt);
+        rt.client().update(SessionUpdate.AgentMessageChunk.text(text));
+        recordAgentText(rt, text);
+    }
+
+    private void giveTitle(SessionRuntime rt, List<ContentBlock> prompt) {
+        if (!rt.claimTitle()) return;
+        String text = prompt.stream().filter(b -> b instanceof ContentBlock.Text).map(b -> ((ContentBlock.Text) b).text())
+                .findFirst().orElse("").strip().replaceAll("\\s+", " ");
+        if (text.isEmpty()) return;
+        String title = text.length() > 80 ? text.substring(0, 79) + "…" : text;
+        rt.session().title(title);
+        rt.journal().append("title", Json.object().put("title", title));
+        rt.client().update(new SessionUpdate.SessionInfoUpdate(title, Instant.now().toString()));
+    }
+
+    void compactIfNeeded(SessionRuntime rt, ModelChoice choice, Cancellation cancel) {
+        long window = catalog(rt.session().cwd()).contextWindow(choice);
+        if (rt.conversation().estimateTokens() > window * COMPACT_AT) compact(rt, choice, cancel);
+    }
+
+    /**
+     * Replaces the turns before the latest user message by a model-written summary. Returns false when there
+     * is nothing older to summarise or the summary failed (the history is then left as it was).
+     */
+    boolean compact(SessionRuntime rt, ModelChoice choice, Cancellation cancel) {
+        List<ChatMessage> history = rt.conversation().snapshot();
+        int lastUser = -1;
+        for (int i = history.size() - 1; i >= 0; i--) if (history.get(i) instanceof UserMessage) { lastUser = i; break; }
+        if (lastUser <= 0) return false;
+        List<ChatMessage> older = history.subList(0, lastUser);
+        List<ChatMessage> request = new ArrayList<>();
+        request.add(SystemMessage.from("Summarise the conversation below for your own later use: the user's goals, "
+                + "decisions, files touched, commands run and their outcomes, and what is still open. Be complete but brief."));
+        request.addAll(older);
+        request.add(UserMessage.from("Write the summary now."));
+        try {
+            ModelResponse r = modelClient(rt.session(), choice).stream(new ModelRequest(request), ModelStreamListener.IGNORE, cancel);
+            String summary = r.message().text();
+            if (summary == null || summary.isBlank()) return false;
+            List<ChatMessage> replacement = new ArrayList<>();
+            replacement.add(UserMessage.from("Summary of the earlier conversation:\n\n" + summary));
+            replacement.add(AiMessage.from("Understood; I will continue from this summary."));
+            replacement.addAll(history.subList(lastUser, history.size()));
+            rt.conversation().replace(replacement);
+            ObjectNode rec = Json.object();
+            rec.set("messages", Json.MAPPER.valueToTree(replacement.stream().map(ChatMessageSerializer::messageToJson).toList()));
+            rt.journal().append("compaction", rec);
+            return true;
+        } catch (ModelException e) {
+            log.warn("compaction failed: {}", e.kind());
+            return false;
+        }
+    }
+
+    void reportUsage(SessionRuntime rt, ModelChoice choice, TokenCount usage) {
+        long used = usage != null && usage.total() > 0 ? usage.total() : rt.conversation().estimateTokens();
+        long size = catalog(rt.session().cwd()).contextWindow(choice);
+        rt.client().update(new SessionUpdate.UsageUpdate(used, size, null));
+    }
+
+    // ---------------------------------------------------------------- records
+
+    void recordUserPrompt(SessionRuntime rt, List<ContentBlock> prompt) {
+        ObjectNode rec = Json.object();
+        rec.set("content", Json.MAPPER.valueToTree(prompt));
+        rt.journal().append("user_message", rec);
+    }
+
+    void recordModelMessage(SessionRuntime rt, ChatMessage message) {
+        ObjectNode rec = Json.object();
+        rec.put("message", ChatMessageSerializer.messageToJson(message));
+        rt.journal().append("model_message", rec);
+    }
+
+    void recordAgentText(SessionRuntime rt, String text) {
+        rt.journal().append("agent_message", Json.object().put("text", text));
+    }
+
+    void recordThought(SessionRuntime rt, String text) {
+        rt.journal().append("thought", Json.object().put("text", text));
+    }
+
+    void recordState(Session session) {
+        SessionRuntime rt = runtimes.get(session.id());
+        if (rt == null) return;
+        ObjectNode rec = Json.object().put("mode", session.modeId()).put("model", session.model());
+        if (session.thoughtLevel() != null) rec.put("thoughtLevel", session.thoughtLevel());
+        rt.journal().append("state", rec);
     }
 
     @Override
     public void close() {
-        clients.clear();
+        for (String id : List.copyOf(runtimes.keySet())) release(id);
     }
 }

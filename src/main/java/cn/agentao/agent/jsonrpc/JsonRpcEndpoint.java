@@ -4,6 +4,7 @@ import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
 import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -218,7 +219,7 @@ public final class JsonRpcEndpoint {
 
     private void finish(RequestContext ctx, Object result, Throwable failure) {
         if (ctx.isNotification()) {
-            if (failure != null && !(failure instanceof Cancellation.CancelledException)) {
+            if (failure != null && !(failure instanceof CancelledException)) {
                 if (failure instanceof JsonRpcException j) log.debug("notification {} rejected: {}", ctx.method(), j.getMessage());
                 else log.warn("notification {} failed", ctx.method(), failure);
             }
@@ -232,7 +233,7 @@ public final class JsonRpcEndpoint {
                 for (Runnable action : ctx.takeAfterResponse()) runQuietly(ctx, action);
             } else if (failure instanceof JsonRpcException j) {
                 writeError(ctx.id(), j.code(), j.getMessage(), j.data());
-            } else if (failure instanceof Cancellation.CancelledException || failure instanceof CancellationException) {
+            } else if (failure instanceof CancelledException || failure instanceof CancellationException) {
                 writeError(ctx.id(), ErrorCodes.REQUEST_CANCELLED, "Request cancelled", null);
             } else {
                 log.error("{} failed", ctx.method(), failure);
@@ -307,21 +308,21 @@ public final class JsonRpcEndpoint {
 
     /**
      * Sends a request and waits for the answer. When {@code cancel} fires first, the client is told with
-     * {@code $/cancel_request} and this throws {@link Cancellation.CancelledException}.
+     * {@code $/cancel_request} and this throws {@link CancelledException}.
      */
     public JsonNode call(String method, Object params, Cancellation cancel)
-            throws JsonRpcException, Cancellation.CancelledException {
+            throws JsonRpcException, CancelledException {
         PendingRequest pending = request(method, params);
-        try (AutoCloseable ignored = cancel.onCancel(() -> cancelOutbound(pending))) {
+        try (Cancellation.Registration ignored = cancel.onCancel(() -> cancelOutbound(pending))) {
             return pending.future().get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof JsonRpcException j) throw j;
-            if (e.getCause() instanceof Cancellation.CancelledException c) throw c;
+            if (e.getCause() instanceof CancelledException c) throw c;
             throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, e.getCause().toString());
         } catch (InterruptedException e) {
             cancelOutbound(pending);
             Thread.currentThread().interrupt();
-            throw new Cancellation.CancelledException();
+            throw new CancelledException();
         } catch (Exception e) {
             throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, e.toString());
         }
@@ -332,7 +333,7 @@ public final class JsonRpcEndpoint {
         if (outbound.remove(pending.id(), pending.future())) {
             ObjectNode params = Json.object().put("requestId", pending.id());
             writer.write(new Messages.Notification(CANCEL_REQUEST, params));
-            pending.future().completeExceptionally(new Cancellation.CancelledException());
+            pending.future().completeExceptionally(new CancelledException());
         }
     }
 

@@ -68,7 +68,9 @@ public final class Session {
     /** Cancels the running turn, if any; a cancel with nothing running leaves no trace. */
     public boolean cancelTurn() {
         Turn turn = activeTurn.get();
-        return turn != null && turn.cancellation().cancel();
+        if (turn == null) return false;
+        turn.cancellation().cancel();
+        return true;
     }
 
     /** Marks the session closed and cancels its turn. */

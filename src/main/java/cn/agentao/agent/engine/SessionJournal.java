@@ -1,0 +1,17 @@
+package cn.agentao.agent.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** Where a session's records go as the turn proceeds (the durable store, or nowhere). */
+public interface SessionJournal extends AutoCloseable {
+    SessionJournal NONE = new SessionJournal() {
+        @Override public void append(String type, ObjectNode payload) {}
+        @Override public void close() {}
+    };
+
+    /** Appends one record durably; a failure is logged, never thrown into the turn. */
+    void append(String type, ObjectNode payload);
+
+    @Override
+    void close();
+}

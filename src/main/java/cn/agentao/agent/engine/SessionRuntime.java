@@ -1,0 +1,31 @@
+package cn.agentao.agent.engine;
+
+import cn.agentao.agent.session.Session;
+
+/** What the engine keeps for a live session: its settings, its client, and its conversation. */
+public final class SessionRuntime {
+    private final Session session;
+    private final SessionClient client;
+    private final Conversation conversation = new Conversation();
+    private final SessionJournal journal;
+    private volatile boolean titled;
+
+    SessionRuntime(Session session, SessionClient client, SessionJournal journal) {
+        this.session = session;
+        this.client = client;
+        this.journal = journal;
+    }
+
+    public SessionJournal journal() { return journal; }
+
+    public Session session() { return session; }
+    public SessionClient client() { return client; }
+    public Conversation conversation() { return conversation; }
+
+    /** True the first time it is called: the session gets its title from its first prompt. */
+    boolean claimTitle() {
+        if (titled || session.title() != null) return false;
+        titled = true;
+        return true;
+    }
+}
