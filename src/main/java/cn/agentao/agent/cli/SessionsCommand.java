@@ -86,18 +86,21 @@ public final class SessionsCommand implements Callable<Integer> {
 
         @Override
         public final Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
             try {
-                return run(parent.store(), spec.commandLine().getOut());
+                return run(parent.store(), out);
             } catch (SessionStoreException | IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent sessions " + spec.name() + ": " + e.getMessage());
                 return 1;
+            } finally {
+                out.flush();
             }
         }
 
         abstract int run(SessionStore store, PrintWriter out) throws IOException;
     }
 
-    @Command(name = "list", description = "List sessions, most recently updated first ('*' marks sessions open in a running agent).")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List sessions, most recently updated first ('*' marks sessions open in a running agent).")
     static final class ListSessions extends Action {
         @Option(names = "--cwd", paramLabel = "DIR", description = "Only sessions started in DIR.")
         Path cwd;
@@ -105,7 +108,7 @@ public final class SessionsCommand implements Callable<Integer> {
         @Option(names = "--here", description = "Only sessions started in the current directory.")
         boolean here;
 
-        @Option(names = {"-n", "--limit"}, defaultValue = "20", description = "Show at most N sessions (default ${DEFAULT-VALUE}).")
+        @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "20", description = "Show at most N sessions (default ${DEFAULT-VALUE}).")
         int limit;
 
         @Option(names = "--all", description = "Show every session.")
@@ -142,7 +145,7 @@ public final class SessionsCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "show", description = "Print a session as a readable transcript.")
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Print a session as a readable transcript.")
     static final class Show extends Action {
         @Parameters(paramLabel = "ID", description = "Session id or a unique prefix of one.")
         String id;
@@ -158,7 +161,7 @@ public final class SessionsCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "export", description = "Write a session out: its raw log (JSON Lines) or a Markdown transcript.")
+    @Command(name = "export", mixinStandardHelpOptions = true, description = "Write a session out: its raw log (JSON Lines) or a Markdown transcript.")
     static final class Export extends Action {
         enum Format { jsonl, markdown }
 
@@ -195,7 +198,7 @@ public final class SessionsCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "delete", description = "Delete sessions (never one that is open in a running agent).")
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete sessions (never one that is open in a running agent).")
     static final class Delete extends Action {
         @Parameters(paramLabel = "ID", arity = "1..*", description = "Session ids or unique prefixes.")
         List<String> ids;
@@ -217,7 +220,7 @@ public final class SessionsCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "prune", description = "Delete old sessions. Sessions open in a running agent, and sessions this "
+    @Command(name = "prune", mixinStandardHelpOptions = true, description = "Delete old sessions. Sessions open in a running agent, and sessions this "
             + "agent cannot read, are left alone.")
     static final class Prune extends Action {
         static final class Rule {

@@ -156,6 +156,24 @@ class SessionStoreTest {
     }
 
     @Test
+    void tenThousandRecordsReadWellUnderASecond() {
+        SessionStore store = new SessionStore(dir, SyncPolicy.NO_FSYNC);
+        try (SessionWriter w = store.create("big", dir, null)) {
+            for (int i = 0; i < 10_000; i++) {
+                w.append("agent_chunk", Json.object().set("content",
+                        Json.object().put("type", "text").put("text", "chunk " + i + " of a long streamed answer ".repeat(4))));
+            }
+        }
+        long best = Long.MAX_VALUE;
+        for (int run = 0; run < 3; run++) {
+            long start = System.nanoTime();
+            assertEquals(10_000, store.read("big").records().size());
+            best = Math.min(best, (System.nanoTime() - start) / 1_000_000);
+        }
+        assertTrue(best < 1000, "read took " + best + " ms");
+    }
+
+    @Test
     void exportCopiesTheLogByteForByte() throws Exception {
         SessionStore store = store();
         try (SessionWriter w = store.create("s1", dir, null)) {
