@@ -18,6 +18,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -76,7 +77,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
     }
 
-    /** A subcommand: store failures become one line on err and exit code 1, not a stack trace. */
+    /** A subcommand: failures become one line on err and exit code 1, not a stack trace. */
     abstract static class Action implements Callable<Integer> {
         @ParentCommand
         SessionsCommand parent;
@@ -85,12 +86,15 @@ public final class SessionsCommand implements Callable<Integer> {
         CommandSpec spec;
 
         @Override
-        public final Integer call() throws IOException {
+        public final Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             try {
                 return run(parent.store(), out);
             } catch (SessionStoreException | IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent sessions " + spec.name() + ": " + e.getMessage());
+                return 1;
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("agent sessions " + spec.name() + ": " + e);
                 return 1;
             } finally {
                 out.flush();
@@ -188,7 +192,9 @@ public final class SessionsCommand implements Callable<Integer> {
                     Files.writeString(output, md, StandardCharsets.UTF_8);
                 }
             } else if (output == null) {
-                out.print(Files.readString(store.logFile(sessionId), StandardCharsets.UTF_8));
+                ByteArrayOutputStream log = new ByteArrayOutputStream();
+                store.exportLog(sessionId, log);
+                out.print(log.toString(StandardCharsets.UTF_8));
             } else {
                 try (OutputStream file = Files.newOutputStream(output)) {
                     store.exportLog(sessionId, file);

@@ -67,7 +67,11 @@ final class SummaryIndex {
             } catch (NoSuchFileException e) {
                 continue; // deleted since the directory was listed
             } catch (IOException e) {
-                throw new SessionStoreException("cannot read session " + id + " in " + files.dir() + ": " + e, e);
+                // reported for this session alone, and not cached: the cause (permissions, say) may go away
+                log.warn("cannot read session {} in {}: {}", id, files.dir(), e.toString());
+                result.add(new SessionSummary(id, null, null, null, Instant.EPOCH, 0,
+                        "session " + id + " cannot be read: " + e));
+                continue;
             }
             if (current != cached) {
                 entries.put(id, current);
@@ -109,7 +113,7 @@ final class SummaryIndex {
             Instant createdAt = header.createdAt() != null ? header.createdAt() : Instant.ofEpochMilli(modified);
             SummaryBuilder summary = new SummaryBuilder(id, header.cwd(), createdAt, null, createdAt, 0);
             parsed.records().forEach(summary::add);
-            long lines = bytes.length == 0 ? 0 : countNewlines(bytes, (int) parsed.completeLength());
+            long lines = countNewlines(bytes, (int) parsed.completeLength());
             return new Entry(summary.build(), fileKey, size, modified, parsed.completeLength(), lines);
         } catch (SessionCorruptException e) {
             return new Entry(unreadable(id, bytes, modified, e.getMessage()), fileKey, size, modified, 0, 0);

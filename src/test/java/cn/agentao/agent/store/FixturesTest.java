@@ -3,6 +3,7 @@ package cn.agentao.agent.store;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -90,5 +91,17 @@ class FixturesTest {
         assertTrue(listed.get("future-version").problem().contains("version 2"));
         assertEquals(Path.of("/home/ada/projects/calc"), listed.get("future-version").cwd());
         assertTrue(listed.get("empty").problem().contains("empty"));
+    }
+
+    @Test
+    void aLogThatCannotBeReadAtAllSpoilsOnlyItself() throws Exception {
+        SessionStore store = storeWith("good");
+        Files.createDirectory(dir.resolve("odd.jsonl")); // reading it fails with an I/O error
+        Map<String, SessionSummary> listed = store.list(null, null, 100).items().stream()
+                .collect(Collectors.toMap(SessionSummary::sessionId, s -> s));
+        assertTrue(listed.get("odd").problem().contains("odd"), listed.get("odd").problem());
+        assertNull(listed.get("good").problem());
+        assertThrows(SessionStoreException.class, () -> store.read("odd"));
+        assertEquals(15, store.read("good").records().size());
     }
 }
