@@ -7,13 +7,15 @@ import java.nio.file.Path;
 /**
  * The other agent process of the multi-process tests, started in its own JVM.
  * <ul>
- *   <li>{@code hold <dir> <id>}: opens the session for append, prints {@code holding}, and waits to be killed;</li>
+ *   <li>{@code hold <dir> <id>}: opens the session for append, prints {@code holding}, and waits to be killed
+ *       (or for its stdin to close);</li>
  *   <li>{@code append <dir> <id> <payloadChars>}: opens the session and appends records forever, printing each
  *       record's seq after its append returned;</li>
  *   <li>{@code create-many <dir> <prefix> <n>}: creates sessions {@code <prefix>0..<n-1>} with a few records
  *       each, listing the store in between, then prints {@code done};</li>
  *   <li>{@code try-open <dir> <id>}: prints {@code busy} or {@code opened}.</li>
  * </ul>
+ * A child whose parent test JVM died ends by itself (stdin closed, stdout broken) rather than linger.
  */
 public final class StoreChild {
     public static void main(String[] args) throws Exception {
@@ -24,7 +26,9 @@ public final class StoreChild {
                 SessionWriter writer = store.openForAppend(id);
                 System.out.println("holding " + writer.sessionId());
                 System.out.flush();
-                Thread.sleep(Long.MAX_VALUE);
+                while (System.in.read() >= 0) {
+                    // hold until killed or orphaned
+                }
             }
             case "append" -> {
                 String text = "x".repeat(Integer.parseInt(args[3]));
@@ -32,7 +36,7 @@ public final class StoreChild {
                     while (true) {
                         long seq = writer.append("agent_chunk", Json.object().put("text", text));
                         System.out.println(seq);
-                        System.out.flush();
+                        if (System.out.checkError()) return; // the parent is gone
                     }
                 }
             }
