@@ -1,0 +1,161 @@
+package cn.agentao.agent.store;
+
+import cn.agentao.agent.protocol.Json;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The bytes of a session log: line 1 the header, then one record per line, each one JSON object ending in a
+ * newline. Reading never stops at damage: a line that is not a record is skipped with a warning, and so is a
+ * last line without its newline (a write that was interrupted, or is still in progress).
+ */
+final class SessionLogCodec {
+    private static final int EXCERPT = 80;
+    /** One line is one JSON value: two values glued together (a torn line and its successor) are damage. */
+    private static final ObjectReader LINE_READER =
+            Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private SessionLogCodec() {}
+
+    /** One JSON object as one line: compact JSON (which has no raw newlines) and a newline. */
+    static byte[] encodeLine(ObjectNode json) {
+        try {
+            byte[] encoded = Json.MAPPER.writeValueAsBytes(json);
+            byte[] line = Arrays.copyOf(encoded, encoded.length + 1);
+            line[encoded.length] = '\n';
+            return line;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write a " + json.path("type").asText() + " record as JSON: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Receives the lines {@link #scanRecords} finds. Line numbers count from 1 (the header). */
+    interface Visitor {
+        void record(long lineNumber, ObjectNode record);
+
+        void damaged(long lineNumber, String problem);
+    }
+
+    /**
+     * A parsed log.
+     *
+     * @param completeLength bytes up to and including the last newline; anything after it is a torn line
+     * @param lastSeq        the highest seq among the records, 0 if there are none
+     */
+    record ParsedLog(SessionHeader header, List<ObjectNode> records, List<String> warnings,
+                     long completeLength, long lastSeq) {}
+
+    /**
+     * Parses a whole log.
+     *
+     * @throws SessionCorruptException            if there is no readable header
+     * @throws UnsupportedSessionVersionException if the header is of a newer major version
+     */
+    static ParsedLog parse(String sessionId, byte[] bytes) {
+        int headerEnd = indexOfNewline(bytes, 0, bytes.length);
+        if (headerEnd < 0) {
+            throw new SessionCorruptException(sessionId, "session " + sessionId + " cannot be read: "
+                    + (bytes.length == 0 ? "the file is empty" : "its header line is incomplete"));
+        }
+        JsonNode headerLine = parseJson(bytes, 0, headerEnd);
+        SessionHeader header = SessionHeader.parse(sessionId, headerLine);
+
+        List<ObjectNode> records = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        if (!sessionId.equals(header.sessionId())) {
+            warnings.add("the header names session " + header.sessionId() + " but the file is " + sessionId
+                    + SessionFiles.LOG_SUFFIX + "; using " + sessionId);
+        }
+        long[] lastSeq = {0};
+        long[] lines = {1};
+        int complete = scanRecords(bytes, headerEnd + 1, bytes.length, 2, new Visitor() {
+            @Override
+            public void record(long lineNumber, ObjectNode record) {
+                long seq = record.get("seq").asLong();
+                if (seq <= lastSeq[0]) {
+                    warnings.add("line " + lineNumber + ": seq " + seq + " does not follow seq " + lastSeq[0]);
+                }
+                lastSeq[0] = Math.max(lastSeq[0], seq);
+                lines[0] = lineNumber;
+                records.add(record);
+            }
+
+            @Override
+            public void damaged(long lineNumber, String problem) {
+                lines[0] = lineNumber;
+                warnings.add("line " + lineNumber + ": " + problem + "; skipped");
+            }
+        });
+        if (complete < bytes.length) {
+            warnings.add("line " + (lines[0] + 1) + ": incomplete last line (" + (bytes.length - complete)
+                    + " bytes without a newline: a write was interrupted or is in progress); skipped");
+        }
+        return new ParsedLog(header, records, warnings, complete, lastSeq[0]);
+    }
+
+    /**
+     * Parses the complete lines (those ending in a newline) of {@code bytes[from, to)}, numbering them from
+     * {@code firstLineNumber}, and returns the offset just past the last complete line.
+     */
+    static int scanRecords(byte[] bytes, int from, int to, long firstLineNumber, Visitor visitor) {
+        long lineNumber = firstLineNumber;
+        int start = from;
+        for (int end; (end = indexOfNewline(bytes, start, to)) >= 0; start = end + 1, lineNumber++) {
+            JsonNode line = parseJson(bytes, start, end);
+            String problem = problemWith(line, bytes, start, end);
+            if (problem == null) {
+                visitor.record(lineNumber, (ObjectNode) line);
+            } else {
+                visitor.damaged(lineNumber, problem);
+            }
+        }
+        return start;
+    }
+
+    /** Why the line is not a record, or null if it is one. */
+    private static String problemWith(JsonNode line, byte[] bytes, int start, int end) {
+        if (line == null) return "not valid JSON (" + excerpt(bytes, start, end) + ")";
+        if (!(line instanceof ObjectNode)
+                || !line.path("type").isTextual()
+                || !line.path("seq").canConvertToLong()
+                || !line.path("seq").isIntegralNumber()) {
+            return "not a session record, which needs \"seq\" and \"type\" (" + excerpt(bytes, start, end) + ")";
+        }
+        if (SessionHeader.TYPE.equals(line.get("type").asText())) return "a second header";
+        return null;
+    }
+
+    /** The JSON value of {@code bytes[start, end)}, or null if it is not exactly one JSON value. */
+    private static JsonNode parseJson(byte[] bytes, int start, int end) {
+        try {
+            JsonNode node = LINE_READER.readTree(bytes, start, end - start);
+            return node == null || node.isMissingNode() ? null : node;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static int indexOfNewline(byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (bytes[i] == '\n') return i;
+        }
+        return -1;
+    }
+
+    private static String excerpt(byte[] bytes, int start, int end) {
+        if (end == start) return "an empty line";
+        String text = new String(bytes, start, Math.min(end - start, EXCERPT), StandardCharsets.UTF_8)
+                .replaceAll("\\p{Cntrl}", "?");
+        return "starts with '" + text + (end - start > EXCERPT ? "...'" : "'");
+    }
+}
