@@ -8,7 +8,9 @@ import cn.agentao.agent.jsonrpc.MethodTable.Dispatch;
 import cn.agentao.agent.jsonrpc.RequestContext;
 import cn.agentao.agent.protocol.ClientCapabilities;
 import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.session.Session;
 import cn.agentao.agent.session.SessionRegistry;
+import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,17 +34,23 @@ public final class AcpAgent {
     private final String version;
     private volatile ClientCapabilities clientCapabilities = ClientCapabilities.NONE;
 
-    public AcpAgent(InputStream in, OutputStream out, Engine engine, String version, long maxMessageBytes) {
+    public AcpAgent(InputStream in, OutputStream out, Engine engine, SessionStore store, String resume, String version,
+                    long maxMessageBytes) {
         this.engine = engine;
         this.version = version;
         MethodTable table = new MethodTable();
         this.endpoint = new JsonRpcEndpoint(new LineReader(in, maxMessageBytes), new MessageWriter(out), table, maxMessageBytes);
-        SessionSetupHandlers setup = new SessionSetupHandlers(this);
+        SessionSetupHandlers setup = new SessionSetupHandlers(this, store, resume);
         PromptHandlers prompts = new PromptHandlers(this);
         SessionConfigHandlers config = new SessionConfigHandlers(this);
         table.add("initialize", Dispatch.INLINE, false, this::initialize)
                 .add("authenticate", Dispatch.CONCURRENT, true, this::authenticate)
                 .add("session/new", Dispatch.CONCURRENT, true, setup::newSession)
+                .add("session/load", Dispatch.CONCURRENT, true, setup::load)
+                .add("session/resume", Dispatch.CONCURRENT, true, setup::resume)
+                .add("session/list", Dispatch.CONCURRENT, true, setup::list)
+                .add("session/close", Dispatch.INLINE, true, setup::close)
+                .add("session/delete", Dispatch.CONCURRENT, true, setup::delete)
                 .add("session/prompt", Dispatch.INLINE, true, prompts::prompt)
                 .add("session/cancel", Dispatch.INLINE, true, prompts::cancel)
                 .add("session/set_mode", Dispatch.INLINE, true, config::setMode)
@@ -59,8 +67,9 @@ public final class AcpAgent {
     /** Cancels running turns, answers what is pending (bounded by {@code grace}) and releases every session. */
     public void shutdown(Duration grace) {
         endpoint.close();
-        sessions.all().forEach(s -> s.cancelTurn());
+        sessions.all().forEach(Session::cancelTurn);
         endpoint.awaitIdle(grace);
+        sessions.all().forEach(Session::close);
         engine.close();
     }
 

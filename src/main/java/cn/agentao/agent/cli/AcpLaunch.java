@@ -2,6 +2,8 @@ package cn.agentao.agent.cli;
 
 import cn.agentao.agent.acp.AcpAgent;
 import cn.agentao.agent.engine.Engine;
+import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.store.SessionStore;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -89,8 +91,11 @@ public final class AcpLaunch {
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
 
         Map<String, String> env = System.getenv();
-        Engine engine = new Engine(env, ConfigDirs.configDir(env), new Engine.Features(false, false, false, false));
-        AcpAgent agent = new AcpAgent(System.in, protocolOut, engine, Version.current(), options.maxMessageBytes());
+        Engine engine = new Engine(env, ConfigLocations.userConfigDir(env), new Engine.Features(true, true, false, false),
+                ToolCalls.create(env));
+        Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
+        AcpAgent agent = new AcpAgent(System.in, protocolOut, engine, new SessionStore(sessionsDir), options.resume(),
+                Version.current(), options.maxMessageBytes());
         AtomicBoolean stopping = new AtomicBoolean();
         Signals.onTerminate(() -> {
             if (stopping.compareAndSet(false, true)) agent.shutdown(Duration.ofMillis(1500));

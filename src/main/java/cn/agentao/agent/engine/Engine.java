@@ -19,6 +19,7 @@ import cn.agentao.agent.protocol.SessionMode;
 import cn.agentao.agent.protocol.SessionUpdate;
 import cn.agentao.agent.protocol.StopReason;
 import cn.agentao.agent.session.Session;
+import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.util.Cancellation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.AiMessage;
@@ -141,6 +142,22 @@ public final class Engine implements AutoCloseable {
         if (session.model() == null) catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
         SessionRuntime rt = new SessionRuntime(session, client, journal);
         runtimes.put(session.id(), rt);
+        return rt;
+    }
+
+    /** Opens a saved session: its settings, title and model history as they were. */
+    public SessionRuntime openRestored(Session session, SessionClient client, SessionJournal journal, SessionReplay.Restored restored) {
+        ObjectNode state = restored.state();
+        if (state != null) {
+            if (state.hasNonNull("mode")) session.modeId(state.path("mode").asText());
+            if (state.hasNonNull("model") && catalog(session.cwd()).find(state.path("model").asText()).isPresent()) {
+                session.model(state.path("model").asText());
+            }
+            if (state.hasNonNull("thoughtLevel")) session.thoughtLevel(state.path("thoughtLevel").asText());
+        }
+        if (restored.title() != null) session.title(restored.title());
+        SessionRuntime rt = open(session, client, journal);
+        rt.conversation().replace(restored.history());
         return rt;
     }
 
@@ -273,11 +290,11 @@ public final class Engine implements AutoCloseable {
         giveTitle(rt, prompt);
         String text = prompt.size() == 1 && prompt.get(0) instanceof ContentBlock.Text t ? t.text() : null;
         SlashCommands.Invocation command = text == null ? null : SlashCommands.parse(text);
-        if (command != null) {
-            StopReason handled = runCommand(rt, command, prompt, cancel);
-            if (handled != null) return handled;
-        }
-        return turns.run(rt, prompt, cancel);
+        StopReason reason = null;
+        if (command != null) reason = runCommand(rt, command, prompt, cancel);
+        if (reason == null) reason = turns.run(rt, prompt, cancel);
+        recordTurnEnd(rt, reason);
+        return reason;
     }
 
     /** Built-in commands run here; a user command's expansion goes to the model; unknown names return null. */
@@ -350,7 +367,7 @@ public final class Engine implements AutoCloseable {
         if (text.isEmpty()) return;
         String title = text.length() > 80 ? text.substring(0, 79) + "…" : text;
         rt.session().title(title);
-        rt.journal().append("title", Json.object().put("title", title));
+        rt.journal().append(RecordTypes.TITLE, Json.object().put("text", title));
         rt.client().update(new SessionUpdate.SessionInfoUpdate(title, Instant.now().toString()));
     }
 
@@ -385,7 +402,7 @@ public final class Engine implements AutoCloseable {
             rt.conversation().replace(replacement);
             ObjectNode rec = Json.object();
             rec.set("messages", Json.MAPPER.valueToTree(replacement.stream().map(ChatMessageSerializer::messageToJson).toList()));
-            rt.journal().append("compaction", rec);
+            rt.journal().append(RecordTypes.COMPACTION, rec);
             return true;
         } catch (ModelException e) {
             log.warn("compaction failed: {}", e.kind());
@@ -404,29 +421,43 @@ public final class Engine implements AutoCloseable {
     void recordUserPrompt(SessionRuntime rt, List<ContentBlock> prompt) {
         ObjectNode rec = Json.object();
         rec.set("content", Json.MAPPER.valueToTree(prompt));
-        rt.journal().append("user_message", rec);
+        rt.journal().append(RecordTypes.USER_MESSAGE, rec);
     }
 
     void recordModelMessage(SessionRuntime rt, ChatMessage message) {
         ObjectNode rec = Json.object();
         rec.put("message", ChatMessageSerializer.messageToJson(message));
-        rt.journal().append("model_message", rec);
+        rt.journal().append(RecordTypes.MODEL_MESSAGE, rec);
     }
 
     void recordAgentText(SessionRuntime rt, String text) {
-        rt.journal().append("agent_message", Json.object().put("text", text));
+        ObjectNode rec = Json.object();
+        rec.set("content", Json.MAPPER.valueToTree(ContentBlock.text(text)));
+        rt.journal().append(RecordTypes.AGENT_CHUNK, rec);
     }
 
     void recordThought(SessionRuntime rt, String text) {
-        rt.journal().append("thought", Json.object().put("text", text));
+        ObjectNode rec = Json.object();
+        rec.set("content", Json.MAPPER.valueToTree(ContentBlock.text(text)));
+        rt.journal().append(RecordTypes.THOUGHT_CHUNK, rec);
     }
 
     void recordState(Session session) {
         SessionRuntime rt = runtimes.get(session.id());
         if (rt == null) return;
+        rt.journal().append(RecordTypes.STATE, stateRecord(rt));
+    }
+
+    /** The settings snapshot a load restores: model, mode, thought level, remembered permissions. */
+    ObjectNode stateRecord(SessionRuntime rt) {
+        Session session = rt.session();
         ObjectNode rec = Json.object().put("mode", session.modeId()).put("model", session.model());
         if (session.thoughtLevel() != null) rec.put("thoughtLevel", session.thoughtLevel());
-        rt.journal().append("state", rec);
+        return rec;
+    }
+
+    void recordTurnEnd(SessionRuntime rt, StopReason reason) {
+        rt.journal().append(RecordTypes.TURN_END, Json.object().put("stopReason", reason.wire()));
     }
 
     @Override

@@ -26,6 +26,8 @@ public final class RecordTypes {
     public static final String STATE = "state";
     /** The session's title, replacing any earlier one: {@code {"text":"..."}}. */
     public static final String TITLE = "title";
+    /** The model history was compacted: {@code {"messages":[{...}]}} replaces every earlier model_message. */
+    public static final String COMPACTION = "compaction";
     /** A prompt turn finished: {@code {"stopReason":"end_turn"|"cancelled"|...}}. */
     public static final String TURN_END = "turn_end";
 
