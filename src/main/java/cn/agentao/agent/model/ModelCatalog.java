@@ -1,42 +1,355 @@
 package cn.agentao.agent.model;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Stand-in catalog from LLM_PROVIDER and {PREFIX}_* variables (replaced by the full provider layer). */
+/**
+ * The models a session can use, assembled from the environment, the {@code .env} files and the user's
+ * {@code config.json} (see {@code docs/configuration.md}). Building one reads a few small files and nothing
+ * else: no network, no HTTP clients. Only providers with everything they need (key, endpoint, a model) are
+ * listed; what is missing is explained by {@link #missingConfigurationHelp()}.
+ */
 public final class ModelCatalog {
+    private static final String DEFAULT_PREFIX = "OPENAI";
+
     private final List<ModelChoice> choices;
-    private final String prefix;
+    private final Map<String, ResolvedProvider> providers;
+    private final Map<String, Integer> contextWindowOverrides;
+    private final ModelChoice defaultChoice;
+    private final ModelOptions defaultOptions;
+    private final String missingConfigurationHelp;
+    private final List<String> warnings;
 
-    private ModelCatalog(String prefix, List<ModelChoice> choices) {
-        this.prefix = prefix;
-        this.choices = choices;
+    private ModelCatalog(Assembly assembly) {
+        this.choices = List.copyOf(assembly.choices);
+        this.providers = Map.copyOf(assembly.providers);
+        this.contextWindowOverrides = Map.copyOf(assembly.contextWindows);
+        this.defaultChoice = assembly.defaultChoice;
+        this.defaultOptions = assembly.options;
+        this.missingConfigurationHelp = assembly.help();
+        this.warnings = List.copyOf(assembly.warnings);
     }
 
-    public static ModelCatalog load(Map<String, String> env, Path cwd, Path configDir) {
-        String prefix = env.getOrDefault("LLM_PROVIDER", "OPENAI").toUpperCase(Locale.ROOT);
-        String key = env.get(prefix + "_API_KEY");
-        if ((key == null || key.isBlank()) && !prefix.equals("OLLAMA")) return new ModelCatalog(prefix, List.of());
-        String model = env.getOrDefault(prefix + "_MODEL", "gpt-4o-mini");
-        String provider = prefix.toLowerCase(Locale.ROOT);
-        return new ModelCatalog(prefix, List.of(new ModelChoice(provider, model, model, false)));
+    /** The catalog for a session in {@code sessionCwd}, from this process's environment and the standard files. */
+    public static ModelCatalog load(Path sessionCwd) {
+        Map<String, String> environment = System.getenv();
+        return load(environment, ConfigLocations.standard(sessionCwd, environment));
     }
 
-    public List<ModelChoice> choices() { return choices; }
+    public static ModelCatalog load(Map<String, String> environment, ConfigLocations locations) {
+        return from(ConfigEnvironment.load(environment, locations), UserConfigFile.read(locations.userConfigJson()),
+                locations);
+    }
 
-    public Optional<ModelChoice> defaultChoice() { return choices.stream().findFirst(); }
+    public static ModelCatalog from(ConfigEnvironment environment, UserConfigFile userConfig, ConfigLocations locations) {
+        return new ModelCatalog(new Assembly(environment, userConfig, locations).run());
+    }
 
-    public boolean configured() { return !choices.isEmpty(); }
+    /** Every usable {@code provider/model}, the environment's provider first, then config.json's in file order. */
+    public List<ModelChoice> choices() {
+        return choices;
+    }
 
+    public Optional<ModelChoice> defaultChoice() {
+        return Optional.ofNullable(defaultChoice);
+    }
+
+    /** Whether there is a model to talk to. */
+    public boolean configured() {
+        return defaultChoice != null;
+    }
+
+    /** Plain sentences naming exactly the variables (or config entries) to set; suitable for an ACP auth method. */
     public String missingConfigurationHelp() {
-        return "Set " + prefix + "_API_KEY (and optionally " + prefix + "_MODEL, " + prefix
-                + "_BASE_URL) in the environment or a .env file; LLM_PROVIDER picks the provider prefix (default OPENAI).";
+        return missingConfigurationHelp;
     }
 
-    public void resolve(String providerId) throws UnknownProviderException {
-        if (choices.stream().noneMatch(c -> c.provider().equals(providerId))) throw new UnknownProviderException(providerId);
+    /** Problems found while reading configuration (bad numbers, bad config.json entries); never contains values. */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** Temperature and max tokens from {@code LLM_TEMPERATURE} / {@code LLM_MAX_TOKENS}, default timeouts and retries. */
+    public ModelOptions defaultOptions() {
+        return defaultOptions;
+    }
+
+    /**
+     * The choice for a {@code provider/model} value: a listed one, or, when the provider is usable but does not
+     * list the model, an ad-hoc choice for it.
+     */
+    public Optional<ModelChoice> find(String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        int slash = value.indexOf('/');
+        if (slash <= 0 || slash == value.length() - 1) {
+            return Optional.empty();
+        }
+        String providerId = value.substring(0, slash).strip().toLowerCase(Locale.ROOT);
+        String model = value.substring(slash + 1).strip();
+        for (ModelChoice choice : choices) {
+            if (choice.providerId().equals(providerId) && choice.model().equals(model)) {
+                return Optional.of(choice);
+            }
+        }
+        ResolvedProvider provider = providers.get(providerId);
+        if (provider == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new ModelChoice(providerId, model, model, KnownModels.reasoningEfforts(provider.kind(), model)));
+    }
+
+    /** The provider with this id (case-insensitive) or {@link UnknownProviderException}. */
+    public ResolvedProvider resolve(String providerId) {
+        ResolvedProvider provider = providerId == null ? null : providers.get(providerId.strip().toLowerCase(Locale.ROOT));
+        if (provider == null) {
+            throw new UnknownProviderException(providerId);
+        }
+        return provider;
+    }
+
+    /** The context window of the choice's model: configured, else known, else {@value KnownModels#DEFAULT_CONTEXT_WINDOW}. */
+    public int contextWindow(ModelChoice choice) {
+        Integer configured = contextWindowOverrides.get(choice.value());
+        return configured != null ? configured : KnownModels.contextWindow(choice.model());
+    }
+
+    /** A client for the choice; cheap: connections are made by its first call. */
+    public ModelClient client(ModelChoice choice, ModelOptions options) {
+        return new LangChainModelClient(resolve(choice.providerId()), choice.model(), options);
+    }
+
+    public ModelClient client(ModelChoice choice) {
+        return client(choice, defaultOptions);
+    }
+
+    @Override
+    public String toString() {
+        return "ModelCatalog[choices=" + choices.stream().map(ModelChoice::value).toList()
+                + ", default=" + (defaultChoice == null ? "none" : defaultChoice.value()) + "]";
+    }
+
+    /** The one-time work of building a catalog; kept apart so the catalog itself is a plain immutable value. */
+    private static final class Assembly {
+        private final ConfigEnvironment env;
+        private final UserConfigFile userConfig;
+        private final ConfigLocations locations;
+        private final String prefix;
+        private final String envProviderId;
+
+        final List<ModelChoice> choices = new ArrayList<>();
+        final Map<String, ResolvedProvider> providers = new LinkedHashMap<>();
+        final Map<String, Integer> contextWindows = new LinkedHashMap<>();
+        final List<String> warnings = new ArrayList<>();
+        final List<String> envMissing = new ArrayList<>();
+        final List<String> configMissing = new ArrayList<>();
+        ModelChoice defaultChoice;
+        ModelOptions options;
+
+        Assembly(ConfigEnvironment env, UserConfigFile userConfig, ConfigLocations locations) {
+            this.env = env;
+            this.userConfig = userConfig;
+            this.locations = locations;
+            this.prefix = env.get("LLM_PROVIDER").map(p -> p.toUpperCase(Locale.ROOT)).orElse(DEFAULT_PREFIX);
+            this.envProviderId = prefix.toLowerCase(Locale.ROOT);
+        }
+
+        Assembly run() {
+            warnings.addAll(userConfig.problems());
+            boolean envProviderInFile = userConfig.providers().stream().anyMatch(p -> p.id().equals(envProviderId));
+            if (!envProviderInFile) {
+                addEnvironmentProvider();
+            }
+            for (UserConfigFile.ProviderEntry entry : userConfig.providers()) {
+                if (!providers.containsKey(entry.id())) {
+                    addFileProvider(entry);
+                }
+            }
+            chooseDefault();
+            options = ModelOptions.defaults()
+                    .withTemperature(number("LLM_TEMPERATURE", Double::valueOf, v -> v >= 0))
+                    .withMaxTokens(number("LLM_MAX_TOKENS", Integer::valueOf, v -> v > 0));
+            return this;
+        }
+
+        private void addEnvironmentProvider() {
+            ConfigEnvironment.Endpoint endpoint = env.endpoint(prefix);
+            ProviderKind kind = ProviderKind.forPrefix(prefix);
+            if (endpoint.apiFormat() != null) {
+                kind = ProviderKind.parse(endpoint.apiFormat()).orElse(null);
+                if (kind == null) {
+                    warnings.add(prefix + "_API_FORMAT must be openai-completions, anthropic-messages or ollama.");
+                    envMissing.add(prefix + "_API_FORMAT");
+                    return;
+                }
+            }
+            String baseUrl = endpoint.baseUrl() != null ? endpoint.baseUrl() : KnownModels.defaultBaseUrl(envProviderId, kind);
+            String model = env.get(prefix + "_MODEL").orElse(KnownModels.defaultModel(envProviderId, kind));
+            if (kind.needsApiKey() && endpoint.apiKey() == null) {
+                envMissing.add(prefix + "_API_KEY");
+            }
+            if (baseUrl == null) {
+                envMissing.add(prefix + "_BASE_URL");
+            }
+            if (model == null) {
+                envMissing.add(prefix + "_MODEL");
+            }
+            if (!envMissing.isEmpty()) {
+                return;
+            }
+            providers.put(envProviderId, new ResolvedProvider(envProviderId, kind, baseUrl, endpoint.apiKey(),
+                    endpoint.apiKeyOrigin()));
+            choices.add(new ModelChoice(envProviderId, model, model, KnownModels.reasoningEfforts(kind, model)));
+        }
+
+        private void addFileProvider(UserConfigFile.ProviderEntry entry) {
+            String id = entry.id();
+            String variablePrefix = id.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+            String where = "provider '" + id + "' in " + locations.userConfigJson();
+            String apiKey = entry.apiKey();
+            String apiKeyOrigin = "the apiKey of " + where;
+            if (apiKey == null) {
+                String keyVariable = entry.apiKeyEnv() != null ? entry.apiKeyEnv() : variablePrefix + "_API_KEY";
+                apiKey = env.get(keyVariable).orElse(null);
+                apiKeyOrigin = keyVariable + env.origin(keyVariable).map(o -> " (from " + o + ")").orElse("");
+                if (apiKey == null && entry.kind().needsApiKey()) {
+                    configMissing.add(where + " needs " + keyVariable + " (or an \"apiKey\").");
+                    return;
+                }
+            }
+            String baseUrl = entry.baseUrl() != null ? entry.baseUrl()
+                    : env.get(variablePrefix + "_BASE_URL").orElse(KnownModels.defaultBaseUrl(id, entry.kind()));
+            if (baseUrl == null) {
+                configMissing.add(where + " needs a \"baseUrl\".");
+                return;
+            }
+            List<UserConfigFile.ModelEntry> models = new ArrayList<>(entry.models());
+            Optional<String> envModel = id.equals(envProviderId) ? env.get(prefix + "_MODEL") : Optional.empty();
+            if (envModel.isPresent() && models.stream().noneMatch(m -> m.id().equals(envModel.get()))) {
+                models.add(0, new UserConfigFile.ModelEntry(envModel.get(), null, null, null));
+            }
+            if (models.isEmpty()) {
+                String fallback = KnownModels.defaultModel(id, entry.kind());
+                if (fallback == null) {
+                    configMissing.add(where + " needs \"models\".");
+                    return;
+                }
+                models.add(new UserConfigFile.ModelEntry(fallback, null, null, null));
+            }
+            providers.put(id, new ResolvedProvider(id, entry.kind(), baseUrl, apiKey, apiKeyOrigin));
+            for (UserConfigFile.ModelEntry model : models) {
+                List<String> efforts = model.reasoningEfforts() != null ? model.reasoningEfforts()
+                        : !entry.reasoningEfforts().isEmpty() ? entry.reasoningEfforts()
+                        : KnownModels.reasoningEfforts(entry.kind(), model.id());
+                ModelChoice choice = new ModelChoice(id, model.id(),
+                        model.displayName() != null ? model.displayName() : model.id(), efforts);
+                choices.add(choice);
+                Integer window = model.contextWindow() != null ? model.contextWindow() : entry.contextWindow();
+                if (window != null) {
+                    contextWindows.put(choice.value(), window);
+                }
+            }
+        }
+
+        private void chooseDefault() {
+            boolean selectedByEnvironment = env.get("LLM_PROVIDER").isPresent() || env.get(prefix + "_MODEL").isPresent();
+            if (selectedByEnvironment && providers.containsKey(envProviderId)) {
+                String model = env.get(prefix + "_MODEL").orElse(null);
+                defaultChoice = choices.stream()
+                        .filter(c -> c.providerId().equals(envProviderId) && (model == null || c.model().equals(model)))
+                        .findFirst().orElse(null);
+                return;
+            }
+            if (selectedByEnvironment && !choices.isEmpty()) {
+                warnings.add("LLM_PROVIDER=" + prefix + " is not fully configured; using "
+                        + (userConfig.defaultValue() != null ? "config.json's default" : "the first configured model") + ".");
+            }
+            String configured = userConfig.defaultValue();
+            if (configured != null) {
+                defaultChoice = findOrAdd(configured);
+                if (defaultChoice == null) {
+                    warnings.add("\"default\" in " + locations.userConfigJson() + " names no configured provider/model.");
+                }
+            }
+            if (defaultChoice == null && !choices.isEmpty()) {
+                defaultChoice = choices.get(0);
+            }
+        }
+
+        private ModelChoice findOrAdd(String value) {
+            int slash = value.indexOf('/');
+            if (slash <= 0 || slash == value.length() - 1) {
+                return null;
+            }
+            String providerId = value.substring(0, slash).strip().toLowerCase(Locale.ROOT);
+            String model = value.substring(slash + 1).strip();
+            ResolvedProvider provider = providers.get(providerId);
+            if (provider == null) {
+                return null;
+            }
+            for (ModelChoice choice : choices) {
+                if (choice.providerId().equals(providerId) && choice.model().equals(model)) {
+                    return choice;
+                }
+            }
+            ModelChoice added = new ModelChoice(providerId, model, model, KnownModels.reasoningEfforts(provider.kind(), model));
+            choices.add(added);
+            return added;
+        }
+
+        private <T extends Number> T number(String name, java.util.function.Function<String, T> parse,
+                java.util.function.Predicate<T> valid) {
+            Optional<String> text = env.get(name);
+            if (text.isEmpty()) {
+                return null;
+            }
+            try {
+                T value = parse.apply(text.get());
+                if (valid.test(value)) {
+                    return value;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            warnings.add(name + " is not a valid number; it was ignored.");
+            return null;
+        }
+
+        String help() {
+            String places = "in the environment"
+                    + (locations.projectDotEnv() != null ? ", in " + locations.projectDotEnv() : "")
+                    + " or in " + locations.userDotEnv();
+            StringBuilder help = new StringBuilder();
+            if (defaultChoice == null) {
+                help.append("No language model is configured.\n");
+            }
+            if (!envMissing.isEmpty()) {
+                help.append("To use ").append(prefix).append(", set ").append(String.join(" and ", envMissing))
+                        .append(' ').append(places).append('.');
+                List<String> optional = new ArrayList<>();
+                for (String suffix : List.of("_BASE_URL", "_MODEL")) {
+                    if (!envMissing.contains(prefix + suffix)) {
+                        optional.add(prefix + suffix);
+                    }
+                }
+                if (!optional.isEmpty()) {
+                    help.append(' ').append(String.join(" and ", optional)).append(" are optional.");
+                }
+                help.append('\n');
+            }
+            configMissing.forEach(line -> help.append("The ").append(line).append('\n'));
+            help.append("Other providers: set LLM_PROVIDER=ANTHROPIC with ANTHROPIC_API_KEY; LLM_PROVIDER=OLLAMA for a local "
+                    + "Ollama server (no key; OLLAMA_BASE_URL defaults to http://localhost:11434); or LLM_PROVIDER=NAME "
+                    + "for any OpenAI-compatible server with NAME_API_KEY, NAME_BASE_URL and NAME_MODEL.\n");
+            help.append("Several providers and models can be listed in ").append(locations.userConfigJson())
+                    .append(" (see docs/configuration.md).");
+            return help.toString();
+        }
     }
 }

@@ -1,0 +1,234 @@
+package cn.agentao.agent.model;
+
+import dev.langchain4j.exception.HttpException;
+import dev.langchain4j.http.client.HttpClient;
+import dev.langchain4j.http.client.HttpClientBuilder;
+import dev.langchain4j.http.client.HttpRequest;
+import dev.langchain4j.http.client.SuccessfulHttpResponse;
+import dev.langchain4j.http.client.sse.ServerSentEvent;
+import dev.langchain4j.http.client.sse.ServerSentEventContext;
+import dev.langchain4j.http.client.sse.ServerSentEventListener;
+import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+
+/**
+ * LangChain4j's HTTP client seam, implemented for one {@link StreamAttempt} over a shared JDK client. Unlike
+ * LangChain4j's own JDK client it can abort a request at any moment (before the response headers too), reports
+ * error status, body and {@code Retry-After} to the attempt, and tells the attempt when data arrives and when the
+ * body ends.
+ */
+final class AttemptHttpClient implements HttpClient {
+    private static final int MAX_ERROR_BODY = 64 * 1024;
+
+    private final java.net.http.HttpClient http;
+    private final Executor bodyReaders;
+    private final StreamAttempt attempt;
+
+    /** {@code bodyReaders} runs the blocking read of each response body (virtual threads suit it). */
+    AttemptHttpClient(java.net.http.HttpClient http, Executor bodyReaders, StreamAttempt attempt) {
+        this.http = http;
+        this.bodyReaders = bodyReaders;
+        this.attempt = attempt;
+    }
+
+    /** A builder that hands this client to a LangChain4j model (which calls {@code build()} once). */
+    HttpClientBuilder asBuilder() {
+        return new HttpClientBuilder() {
+            @Override
+            public Duration connectTimeout() {
+                return null;
+            }
+
+            @Override
+            public HttpClientBuilder connectTimeout(Duration timeout) {
+                return this; // timeouts are ours: see ModelOptions
+            }
+
+            @Override
+            public Duration readTimeout() {
+                return null;
+            }
+
+            @Override
+            public HttpClientBuilder readTimeout(Duration timeout) {
+                return this;
+            }
+
+            @Override
+            public HttpClient build() {
+                return AttemptHttpClient.this;
+            }
+        };
+    }
+
+    @Override
+    public SuccessfulHttpResponse execute(HttpRequest request) {
+        CompletableFuture<HttpResponse<byte[]>> future = http.sendAsync(toJdkRequest(request), BodyHandlers.ofByteArray());
+        attempt.onAbort(() -> future.cancel(true));
+        try {
+            HttpResponse<byte[]> response = future.get();
+            attempt.activity();
+            if (!isSuccessful(response.statusCode())) {
+                String body = new String(response.body(), StandardCharsets.UTF_8);
+                attempt.httpFailed(response.statusCode(), body, retryAfter(response));
+                throw new HttpException(response.statusCode(), body);
+            }
+            return toSuccessfulResponse(response, response.body());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(true);
+            throw new CancellationException("interrupted");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new CompletionException(e.getCause());
+        }
+    }
+
+    @Override
+    public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
+        CompletableFuture<HttpResponse<InputStream>> future =
+                http.sendAsync(toJdkRequest(request), BodyHandlers.ofInputStream());
+        attempt.onAbort(() -> future.cancel(true));
+        future.whenCompleteAsync((response, error) -> {
+            if (error != null) {
+                if (!attempt.aborted()) {
+                    listener.onError(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+                }
+                return;
+            }
+            attempt.activity();
+            InputStream body = response.body();
+            attempt.onAbort(() -> closeQuietly(body));
+            if (!isSuccessful(response.statusCode())) {
+                String text = readErrorBody(body);
+                attempt.httpFailed(response.statusCode(), text, retryAfter(response));
+                listener.onError(new HttpException(response.statusCode(), text));
+                return;
+            }
+            try (body) {
+                listener.onOpen(toSuccessfulResponse(response, null));
+                parser.parse(body, new ActivityReportingListener(listener));
+                listener.onClose();
+            } catch (IOException | RuntimeException e) {
+                listener.onError(e);
+            } finally {
+                attempt.streamEnded();
+            }
+        }, bodyReaders);
+    }
+
+    /** Passes events on, telling the attempt that the provider is alive. */
+    private final class ActivityReportingListener implements ServerSentEventListener {
+        private final ServerSentEventListener delegate;
+
+        ActivityReportingListener(ServerSentEventListener delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void onOpen(SuccessfulHttpResponse response) {
+            delegate.onOpen(response);
+        }
+
+        @Override
+        public void onEvent(ServerSentEvent event, ServerSentEventContext context) {
+            attempt.activity();
+            delegate.onEvent(event, context);
+        }
+
+        @Override
+        public void onEvent(ServerSentEvent event) {
+            attempt.activity();
+            delegate.onEvent(event);
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            delegate.onError(throwable);
+        }
+
+        @Override
+        public void onClose() {
+            delegate.onClose();
+        }
+    }
+
+    private static java.net.http.HttpRequest toJdkRequest(HttpRequest request) {
+        if (!request.formDataFields().isEmpty() || !request.formDataFiles().isEmpty()) {
+            throw new UnsupportedOperationException("multipart requests are not used by chat models");
+        }
+        java.net.http.HttpRequest.Builder builder = java.net.http.HttpRequest.newBuilder(URI.create(request.url()));
+        request.headers().forEach((name, values) -> {
+            if (values != null) {
+                values.forEach(value -> builder.header(name, value));
+            }
+        });
+        builder.method(request.method().name(), request.body() == null
+                ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()));
+        return builder.build();
+    }
+
+    private static SuccessfulHttpResponse toSuccessfulResponse(HttpResponse<?> response, byte[] body) {
+        return SuccessfulHttpResponse.builder()
+                .statusCode(response.statusCode())
+                .headers(response.headers().map())
+                .body(body)
+                .build();
+    }
+
+    private static boolean isSuccessful(int status) {
+        return status >= 200 && status < 300;
+    }
+
+    private static String readErrorBody(InputStream body) {
+        try (body) {
+            return new String(body.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** {@code retry-after-ms} (OpenAI), or {@code Retry-After} as seconds or an HTTP date; null when absent. */
+    static Duration retryAfter(HttpResponse<?> response) {
+        try {
+            var millis = response.headers().firstValue("retry-after-ms");
+            if (millis.isPresent()) {
+                return Duration.ofMillis(Math.max(0, (long) Double.parseDouble(millis.get().strip())));
+            }
+            var value = response.headers().firstValue("retry-after");
+            if (value.isEmpty()) {
+                return null;
+            }
+            String text = value.get().strip();
+            if (text.chars().allMatch(Character::isDigit)) {
+                return Duration.ofSeconds(Long.parseLong(text));
+            }
+            Duration until = Duration.between(ZonedDateTime.now(), ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME));
+            return until.isNegative() ? Duration.ZERO : until;
+        } catch (NumberFormatException | DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static void closeQuietly(InputStream stream) {
+        try {
+            stream.close();
+        } catch (IOException ignored) {
+            // closing is best effort
+        }
+    }
+}

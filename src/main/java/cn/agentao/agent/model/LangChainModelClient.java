@@ -1,0 +1,179 @@
+package cn.agentao.agent.model;
+
+import cn.agentao.agent.util.Cancellation;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.FinishReason;
+import dev.langchain4j.model.output.TokenUsage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link ModelClient} on LangChain4j's streaming chat models. Constructing one is free; the JDK HTTP client is
+ * built by the first call and shared by later ones. Each attempt gets a fresh LangChain4j model bound to an
+ * {@link AttemptHttpClient}, so cancellation and timeouts act on exactly that attempt's connection. Retries
+ * (rate limits, server errors, lost connections) happen only while nothing has reached the listener.
+ */
+public final class LangChainModelClient implements ModelClient {
+    private static final Logger LOG = LoggerFactory.getLogger(LangChainModelClient.class);
+
+    private final ResolvedProvider provider;
+    private final String model;
+    private final ModelOptions options;
+    private final StreamingModelFactory models;
+    private final ModelErrors errors;
+    private volatile Transport transport;
+
+    /** The JDK client and the threads that read response bodies, built on first use. */
+    private record Transport(HttpClient http, ExecutorService bodyReaders) {}
+
+    public LangChainModelClient(ResolvedProvider provider, String model, ModelOptions options) {
+        this.provider = provider;
+        this.model = model;
+        this.options = options;
+        this.models = new StreamingModelFactory(provider, model, options);
+        this.errors = new ModelErrors(provider, model);
+    }
+
+    public ResolvedProvider provider() {
+        return provider;
+    }
+
+    public String model() {
+        return model;
+    }
+
+    @Override
+    public ModelResponse stream(ModelRequest request, ModelStreamListener listener, Cancellation cancel)
+            throws ModelException {
+        RetryPolicy retry = options.retry();
+        for (int attemptNumber = 1; ; attemptNumber++) {
+            if (cancel.isCancelled()) {
+                throw errors.cancelled();
+            }
+            StreamAttempt attempt = new StreamAttempt(errors);
+            Cancellation.Registration cancelHook = cancel.onCancel(attempt::cancel);
+            try {
+                return toModelResponse(run(attempt, request, listener));
+            } catch (ModelException e) {
+                if (e.kind() == ModelException.Kind.CANCELLED || !e.retryable() || attempt.outputStarted()
+                        || attemptNumber >= retry.maxAttempts()) {
+                    throw e;
+                }
+                Duration wait = retry.backoff(attemptNumber, attempt.retryAfter());
+                LOG.info("model call to {} failed ({}); retry {} of {} in {} ms", provider.id(), e.kind(), attemptNumber,
+                        retry.maxAttempts() - 1, wait.toMillis());
+                sleep(wait, cancel);
+            } finally {
+                cancelHook.close();
+            }
+        }
+    }
+
+    private ChatResponse run(StreamAttempt attempt, ModelRequest request, ModelStreamListener listener)
+            throws ModelException {
+        Transport t = transport();
+        AttemptHttpClient http = new AttemptHttpClient(t.http(), t.bodyReaders(), attempt);
+        ChatRequest chatRequest = ChatRequest.builder()
+                .messages(request.messages())
+                .toolSpecifications(request.tools().isEmpty() ? null : request.tools())
+                .build();
+        try {
+            models.create(http.asBuilder(), request.reasoningEffort()).chat(chatRequest, attempt);
+        } catch (RuntimeException e) {
+            // LangChain4j validates before sending: an unsupported message or parameter ends up here.
+            throw errors.failure(e);
+        }
+        return attempt.dispatch(listener, options.idleTimeout());
+    }
+
+    /**
+     * The transport for this client's settings, shared process-wide: one selector thread and one connection pool
+     * per (connect timeout, HTTP version), however many sessions and models there are.
+     */
+    private Transport transport() {
+        Transport t = transport;
+        if (t == null) {
+            boolean plainHttp = "http".equalsIgnoreCase(URI.create(provider.baseUrl()).getScheme());
+            // No h2c upgrade dance with local plain-HTTP servers.
+            HttpClient.Version version = plainHttp ? HttpClient.Version.HTTP_1_1 : HttpClient.Version.HTTP_2;
+            t = TRANSPORTS.computeIfAbsent(new TransportKey(options.connectTimeout(), version), LangChainModelClient::newTransport);
+            transport = t;
+        }
+        return t;
+    }
+
+    private record TransportKey(Duration connectTimeout, HttpClient.Version version) {}
+
+    private static final Map<TransportKey, Transport> TRANSPORTS = new ConcurrentHashMap<>();
+
+    private static Transport newTransport(TransportKey key) {
+        ExecutorService bodyReaders = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("model-http-", 0).factory());
+        HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(key.connectTimeout())
+                .version(key.version())
+                .executor(bodyReaders)
+                .build();
+        return new Transport(http, bodyReaders);
+    }
+
+    private void sleep(Duration wait, Cancellation cancel) throws ModelException {
+        CountDownLatch woken = new CountDownLatch(1);
+        Cancellation.Registration wakeHook = cancel.onCancel(woken::countDown);
+        try {
+            woken.await(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw errors.cancelled();
+        } finally {
+            wakeHook.close();
+        }
+        if (cancel.isCancelled()) {
+            throw errors.cancelled();
+        }
+    }
+
+    static ModelResponse toModelResponse(ChatResponse response) {
+        AiMessage message = response.aiMessage();
+        return new ModelResponse(message, finishKind(response.finishReason(), message.hasToolExecutionRequests()),
+                tokenCount(response.tokenUsage()));
+    }
+
+    static FinishKind finishKind(FinishReason reason, boolean hasToolCalls) {
+        if (reason == FinishReason.LENGTH) {
+            return FinishKind.LENGTH;
+        }
+        if (reason == FinishReason.CONTENT_FILTER) {
+            return FinishKind.CONTENT_FILTER;
+        }
+        if (reason == FinishReason.TOOL_EXECUTION || hasToolCalls) {
+            return FinishKind.TOOL_CALLS; // some servers say "stop" next to tool calls
+        }
+        return reason == FinishReason.STOP ? FinishKind.STOP : FinishKind.OTHER;
+    }
+
+    static TokenCount tokenCount(TokenUsage usage) {
+        if (usage == null || usage.inputTokenCount() == null && usage.outputTokenCount() == null) {
+            return null;
+        }
+        int input = usage.inputTokenCount() == null ? 0 : usage.inputTokenCount();
+        int output = usage.outputTokenCount() == null ? 0 : usage.outputTokenCount();
+        int total = usage.totalTokenCount() == null ? input + output : usage.totalTokenCount();
+        return new TokenCount(input, output, total);
+    }
+
+    @Override
+    public String toString() {
+        return "LangChainModelClient[" + provider.id() + "/" + model + "]";
+    }
+}

@@ -1,0 +1,134 @@
+package cn.agentao.agent.model;
+
+import cn.agentao.agent.protocol.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The user's {@code config.json}: several providers, each with its models, and a default {@code provider/model}.
+ * See {@code docs/configuration.md} for the format. Problems are collected as plain sentences (never values),
+ * and the usable rest of the file is kept.
+ */
+public record UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems) {
+
+    /** One {@code providers} entry as written; {@code apiKey} is the literal key, if the file holds one. */
+    public record ProviderEntry(
+            String id,
+            ProviderKind kind,
+            String baseUrl,
+            String apiKey,
+            String apiKeyEnv,
+            List<ModelEntry> models,
+            List<String> reasoningEfforts,
+            Integer contextWindow) {
+        @Override
+        public String toString() {
+            return "ProviderEntry[id=" + id + ", kind=" + kind + ", baseUrl=" + baseUrl
+                    + ", apiKey=" + (apiKey == null ? "none" : "***") + ", apiKeyEnv=" + apiKeyEnv
+                    + ", models=" + models + "]";
+        }
+    }
+
+    /** A model of a provider; {@code reasoningEfforts} null means "as the provider says". */
+    public record ModelEntry(String id, String displayName, Integer contextWindow, List<String> reasoningEfforts) {}
+
+    public static final UserConfigFile EMPTY = new UserConfigFile(List.of(), null, List.of());
+
+    public static UserConfigFile read(Path file) {
+        if (file == null || !Files.isRegularFile(file)) {
+            return EMPTY;
+        }
+        JsonNode root;
+        try {
+            root = Json.MAPPER.readTree(Files.readString(file));
+        } catch (IOException | RuntimeException e) {
+            return new UserConfigFile(List.of(), null, List.of(file + " is not valid JSON; it was ignored."));
+        }
+        return parse(root, file.toString());
+    }
+
+    public static UserConfigFile parse(JsonNode root, String fileName) {
+        List<String> problems = new ArrayList<>();
+        if (root == null || !root.isObject()) {
+            return new UserConfigFile(List.of(), null, List.of(fileName + " must contain a JSON object; it was ignored."));
+        }
+        List<ProviderEntry> providers = new ArrayList<>();
+        JsonNode providersNode = root.path("providers");
+        if (!providersNode.isMissingNode() && !providersNode.isObject()) {
+            problems.add(fileName + ": \"providers\" must be an object.");
+        }
+        for (Map.Entry<String, JsonNode> field : providersNode.properties()) {
+            ProviderEntry entry = provider(field.getKey(), field.getValue(), fileName, problems);
+            if (entry != null) {
+                providers.add(entry);
+            }
+        }
+        String defaultValue = text(root.get("default"));
+        return new UserConfigFile(List.copyOf(providers), defaultValue, List.copyOf(problems));
+    }
+
+    private static ProviderEntry provider(String rawId, JsonNode node, String fileName, List<String> problems) {
+        String id = rawId.strip().toLowerCase(Locale.ROOT);
+        String where = fileName + ": provider '" + id + "'";
+        if (id.isEmpty() || id.contains("/")) {
+            problems.add(fileName + ": provider id '" + rawId + "' must be non-empty and contain no '/'; it was ignored.");
+            return null;
+        }
+        if (!node.isObject()) {
+            problems.add(where + " must be an object; it was ignored.");
+            return null;
+        }
+        ProviderKind kind;
+        String kindText = text(node.get("kind"));
+        if (kindText == null) {
+            kind = ProviderKind.forPrefix(id);
+        } else {
+            kind = ProviderKind.parse(kindText).orElse(null);
+            if (kind == null) {
+                problems.add(where + " has unknown kind '" + kindText + "' (use openai, anthropic or ollama); it was ignored.");
+                return null;
+            }
+        }
+        List<String> efforts = strings(node.get("reasoningEffort"));
+        List<ModelEntry> models = new ArrayList<>();
+        for (JsonNode model : node.path("models")) {
+            if (model.isTextual() && !model.asText().isBlank()) {
+                models.add(new ModelEntry(model.asText().strip(), null, null, null));
+            } else if (model.isObject() && text(model.get("id")) != null) {
+                models.add(new ModelEntry(text(model.get("id")), text(model.get("name")),
+                        positiveInt(model.get("contextWindow")),
+                        model.has("reasoningEffort") ? strings(model.get("reasoningEffort")) : null));
+            } else {
+                problems.add(where + " has a model entry without an id; it was ignored.");
+            }
+        }
+        return new ProviderEntry(id, kind, text(node.get("baseUrl")), text(node.get("apiKey")),
+                text(node.get("apiKeyEnv")), List.copyOf(models), efforts, positiveInt(node.get("contextWindow")));
+    }
+
+    private static String text(JsonNode node) {
+        return node != null && node.isTextual() && !node.asText().isBlank() ? node.asText().strip() : null;
+    }
+
+    private static Integer positiveInt(JsonNode node) {
+        return node != null && node.canConvertToInt() && node.asInt() > 0 ? node.asInt() : null;
+    }
+
+    private static List<String> strings(JsonNode node) {
+        List<String> out = new ArrayList<>();
+        if (node != null && node.isArray()) {
+            node.forEach(item -> {
+                if (item.isTextual() && !item.asText().isBlank()) {
+                    out.add(item.asText().strip());
+                }
+            });
+        }
+        return List.copyOf(out);
+    }
+}
