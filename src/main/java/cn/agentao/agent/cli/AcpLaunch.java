@@ -2,6 +2,7 @@ package cn.agentao.agent.cli;
 
 import cn.agentao.agent.acp.AcpAgent;
 import cn.agentao.agent.engine.Engine;
+import cn.agentao.agent.engine.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.store.SessionStore;
 
