@@ -2,7 +2,6 @@ package cn.agentao.agent.acp;
 
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
@@ -73,9 +72,5 @@ final class PromptParser {
         StringBuilder sb = new StringBuilder();
         for (ContentBlock b : blocks) if (b instanceof ContentBlock.Text t) sb.append(t.text());
         return sb.toString();
-    }
-
-    static JsonNode toJson(List<ContentBlock> blocks) {
-        return Json.MAPPER.valueToTree(blocks);
     }
 }

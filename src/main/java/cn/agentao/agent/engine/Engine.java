@@ -336,7 +336,7 @@ public final class Engine implements AutoCloseable {
                 return StopReason.END_TURN;
             }
             case "compact" -> {
-                recordUserPrompt(rt, prompt);
+                recordUserPrompt(rt, prompt, true);
                 boolean done = compact(rt, currentChoice(session), cancel);
                 if (cancel.isCancelled()) return StopReason.CANCELLED;
                 String msg = done ? "Older turns were summarised; the conversation continues from the summary."
@@ -355,7 +355,7 @@ public final class Engine implements AutoCloseable {
 
     /** A command's answer: recorded with the prompt so a replay shows both. */
     private void say(SessionRuntime rt, List<ContentBlock> prompt, String text) {
-        recordUserPrompt(rt, prompt);
+        recordUserPrompt(rt, prompt, true);
         rt.client().update(SessionUpdate.AgentMessageChunk.text(text));
         recordAgentText(rt, text);
     }
@@ -418,9 +418,16 @@ public final class Engine implements AutoCloseable {
 
     // ---------------------------------------------------------------- records
 
+    /** The user's prompt as it went to the model (it is part of the model history on restore). */
     void recordUserPrompt(SessionRuntime rt, List<ContentBlock> prompt) {
+        recordUserPrompt(rt, prompt, false);
+    }
+
+    /** {@code local}: a command the agent answered itself; shown on replay, not part of the model history. */
+    void recordUserPrompt(SessionRuntime rt, List<ContentBlock> prompt, boolean local) {
         ObjectNode rec = Json.object();
-        rec.set("content", Json.MAPPER.valueToTree(prompt));
+        rec.set("content", Json.tree(prompt));
+        if (local) rec.put("local", true);
         rt.journal().append(RecordTypes.USER_MESSAGE, rec);
     }
 
@@ -432,13 +439,13 @@ public final class Engine implements AutoCloseable {
 
     void recordAgentText(SessionRuntime rt, String text) {
         ObjectNode rec = Json.object();
-        rec.set("content", Json.MAPPER.valueToTree(ContentBlock.text(text)));
+        rec.set("content", Json.tree(ContentBlock.text(text)));
         rt.journal().append(RecordTypes.AGENT_CHUNK, rec);
     }
 
     void recordThought(SessionRuntime rt, String text) {
         ObjectNode rec = Json.object();
-        rec.set("content", Json.MAPPER.valueToTree(ContentBlock.text(text)));
+        rec.set("content", Json.tree(ContentBlock.text(text)));
         rt.journal().append(RecordTypes.THOUGHT_CHUNK, rec);
     }
 
