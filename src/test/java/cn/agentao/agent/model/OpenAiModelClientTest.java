@@ -369,6 +369,38 @@ class OpenAiModelClientTest {
     }
 
     @Test
+    void worksWhileTheCommonForkJoinPoolIsBusy() throws Exception {
+        // The JDK client's sendAsync completes its future on the common pool; a caller must not depend on it.
+        int workers = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(workers);
+        for (int i = 0; i < workers; i++) {
+            CompletableFuture.runAsync(() -> {
+                busy.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        try {
+            assertTrue(busy.await(5, TimeUnit.SECONDS));
+            server.enqueue(Script.textReply("still fine"));
+            CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client.stream(ask("hi"), ModelStreamListener.IGNORE, Cancellation.NONE).message().text();
+                } catch (ModelException e) {
+                    return e.toString();
+                }
+            }, Executors.newVirtualThreadPerTaskExecutor());
+            assertEquals("still fine", answer.get(5, TimeUnit.SECONDS));
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void truncatedStreamWithoutFinishHasNoFinishReason() throws Exception {
         server.enqueue(Script.reply().text("half").truncate());
 
