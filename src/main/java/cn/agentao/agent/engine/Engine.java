@@ -12,6 +12,7 @@ import cn.agentao.agent.model.ModelResponse;
 import cn.agentao.agent.model.ModelStreamListener;
 import cn.agentao.agent.model.TokenCount;
 import cn.agentao.agent.model.UnknownProviderException;
+import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.protocol.ConfigOption;
 import cn.agentao.agent.protocol.ContentBlock;
 import cn.agentao.agent.protocol.Json;
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,11 +58,7 @@ public final class Engine implements AutoCloseable {
     /** What this build truthfully supports, advertised in initialize. */
     public record Features(boolean loadSession, boolean sessionStore, boolean mcpHttp, boolean mcpSse) {}
 
-    private static final List<SessionMode> MODES = List.of(
-            new SessionMode("read-only", "Read only", "Reads and searches; every write and non-read-only command is denied."),
-            new SessionMode("workspace-write", "Workspace write", "Edits files inside the workspace; asks before other commands."),
-            new SessionMode("full-access", "Full access", "Runs commands and edits without asking, except unrecoverable ones and paths outside the workspace."),
-            new SessionMode("plan", "Plan", "Reads and plans; makes no changes."));
+    private static final List<SessionMode> MODES = Arrays.stream(Mode.values()).map(Mode::toSessionMode).toList();
 
     private final Map<String, String> env;
     private final Path configDir;
@@ -150,6 +148,7 @@ public final class Engine implements AutoCloseable {
         ObjectNode state = restored.state();
         if (state != null) {
             if (state.hasNonNull("mode")) session.modeId(state.path("mode").asText());
+            if (state.hasNonNull("permissionMode")) Mode.fromId(state.path("permissionMode").asText()).ifPresent(session::permissionMode);
             if (state.hasNonNull("model") && catalog(session.cwd()).find(state.path("model").asText()).isPresent()) {
                 session.model(state.path("model").asText());
             }
@@ -207,8 +206,10 @@ public final class Engine implements AutoCloseable {
         return options;
     }
 
+    /** A preset changes the permission posture; any other id is kept and echoed and changes nothing (as Agentao). */
     public void setMode(Session session, String modeId) {
         session.modeId(modeId);
+        Mode.fromId(modeId).ifPresent(session::permissionMode);
         recordState(session);
         SessionRuntime rt = runtimes.get(session.id());
         if (rt != null) {
@@ -458,7 +459,8 @@ public final class Engine implements AutoCloseable {
     /** The settings snapshot a load restores: model, mode, thought level, remembered permissions. */
     ObjectNode stateRecord(SessionRuntime rt) {
         Session session = rt.session();
-        ObjectNode rec = Json.object().put("mode", session.modeId()).put("model", session.model());
+        ObjectNode rec = Json.object().put("mode", session.modeId()).put("permissionMode", session.permissionMode().id())
+                .put("model", session.model());
         if (session.thoughtLevel() != null) rec.put("thoughtLevel", session.thoughtLevel());
         return rec;
     }
