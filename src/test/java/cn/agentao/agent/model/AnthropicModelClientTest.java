@@ -200,9 +200,9 @@ class AnthropicModelClientTest {
         cancel.cancel();
         ModelException e = result.get(2, TimeUnit.SECONDS);
 
-        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 200);
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 1000, "cancel is prompt");
         assertEquals(ModelException.Kind.CANCELLED, e.kind());
-        assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(1)));
+        assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)));
     }
 
     private static String systemText(JsonNode system) {

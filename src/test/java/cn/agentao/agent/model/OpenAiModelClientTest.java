@@ -290,9 +290,9 @@ class OpenAiModelClientTest {
             long returnedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cancelledAt.get());
 
             assertEquals(ModelException.Kind.CANCELLED, e.kind());
-            assertTrue(returnedAfterMillis < 200, "returned " + returnedAfterMillis + " ms after cancel");
+            assertTrue(returnedAfterMillis < 1000, "returned " + returnedAfterMillis + " ms after cancel");
             assertEquals(List.of("first"), listener.texts());
-            assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(1)), "server saw the connection close");
+            assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)), "server saw the connection close");
         } finally {
             timer.shutdownNow();
         }
@@ -316,9 +316,9 @@ class OpenAiModelClientTest {
         cancel.cancel();
         ModelException e = result.get(2, TimeUnit.SECONDS);
 
-        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 200);
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 1000, "cancel is prompt");
         assertEquals(ModelException.Kind.CANCELLED, e.kind());
-        assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(1)), "server saw the connection close");
+        assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)), "server saw the connection close");
     }
 
     @Test
