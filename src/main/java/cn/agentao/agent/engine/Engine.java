@@ -13,6 +13,7 @@ import cn.agentao.agent.model.ModelStreamListener;
 import cn.agentao.agent.model.TokenCount;
 import cn.agentao.agent.model.UnknownProviderException;
 import cn.agentao.agent.permission.Mode;
+import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.protocol.ConfigOption;
 import cn.agentao.agent.protocol.ContentBlock;
 import cn.agentao.agent.protocol.Json;
@@ -138,7 +139,7 @@ public final class Engine implements AutoCloseable {
     /** Prepares a new session's settings and remembers how to reach its client. */
     public SessionRuntime open(Session session, SessionClient client, SessionJournal journal) {
         if (session.model() == null) catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
-        SessionRuntime rt = new SessionRuntime(session, client, journal);
+        SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(RecordTypes.STATE, stateRecord(r)));
         runtimes.put(session.id(), rt);
         return rt;
     }
@@ -157,6 +158,9 @@ public final class Engine implements AutoCloseable {
         if (restored.title() != null) session.title(restored.title());
         SessionRuntime rt = open(session, client, journal);
         rt.conversation().replace(restored.history());
+        if (state != null && state.path("permissions").isObject()) {
+            rt.permissions(PermissionMemory.fromJson(state.path("permissions")));
+        }
         return rt;
     }
 
@@ -452,8 +456,7 @@ public final class Engine implements AutoCloseable {
 
     void recordState(Session session) {
         SessionRuntime rt = runtimes.get(session.id());
-        if (rt == null) return;
-        rt.journal().append(RecordTypes.STATE, stateRecord(rt));
+        if (rt != null) rt.saveState();
     }
 
     /** The settings snapshot a load restores: model, mode, thought level, remembered permissions. */
@@ -462,6 +465,7 @@ public final class Engine implements AutoCloseable {
         ObjectNode rec = Json.object().put("mode", session.modeId()).put("permissionMode", session.permissionMode().id())
                 .put("model", session.model());
         if (session.thoughtLevel() != null) rec.put("thoughtLevel", session.thoughtLevel());
+        rec.set("permissions", rt.permissions().toJson());
         return rec;
     }
 
