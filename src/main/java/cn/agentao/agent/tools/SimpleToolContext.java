@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.permission.Workspace;
+
 import java.nio.file.Path;
 import java.util.List;
 
@@ -12,4 +14,9 @@ public record SimpleToolContext(String sessionId, Path cwd, List<Path> roots, Fi
         roots = List.copyOf(roots);
     }
 
+    public static SimpleToolContext of(String sessionId, Workspace workspace, ToolEnvironment env,
+                                       CancellationSignal cancellation) {
+        return new SimpleToolContext(sessionId, workspace.cwd(), workspace.roots(), env.files(), env.commands(),
+                env.questions(), cancellation);
+    }
 }
