@@ -29,7 +29,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
-import dev.langchain4j.internal.JsonSchemaElementUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +59,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         List<ToolSpecification> specs = new ArrayList<>();
         for (Tool t : registry.all()) {
             specs.add(ToolSpecification.builder().name(t.name()).description(t.description())
-                    .parameters(JsonSchemaElementUtils.jsonObjectSchemaFrom(t.inputSchema())).build());
+                    .parameters(ToolSchemas.objectSchema(t.inputSchema())).build());
         }
         return specs;
     }

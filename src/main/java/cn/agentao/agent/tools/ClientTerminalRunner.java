@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+
 import cn.agentao.agent.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -34,7 +36,7 @@ public final class ClientTerminalRunner implements CommandRunner {
     }
 
     @Override
-    public Result run(Spec spec, Listener listener, CancellationSignal cancellation)
+    public Result run(Spec spec, Listener listener, Cancellation cancellation)
             throws IOException, InterruptedException {
         ObjectNode create = Json.object().put("sessionId", sessionId).put("command", "bash");
         create.putArray("args").add("-c").add(spec.commandLine());

@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +13,7 @@ public interface CommandRunner {
      * Runs {@code bash -c commandLine} in the spec's cwd and blocks until it exits, times out, or is cancelled
      * (or the thread is interrupted); in the last two cases the whole process tree is killed before returning.
      */
-    Result run(Spec spec, Listener listener, CancellationSignal cancellation) throws IOException, InterruptedException;
+    Result run(Spec spec, Listener listener, Cancellation cancellation) throws IOException, InterruptedException;
 
     /**
      * @param outputLimit how many characters of output the result keeps (beginning and end, or only the end

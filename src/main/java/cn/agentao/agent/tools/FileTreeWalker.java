@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -30,11 +32,11 @@ final class FileTreeWalker {
     private final Path root;
     private final boolean honourGitIgnore;
     private final int maxEntries;
-    private final CancellationSignal cancellation;
+    private final Cancellation cancellation;
     private int visited;
     private boolean truncated;
 
-    FileTreeWalker(Path root, boolean honourGitIgnore, int maxEntries, CancellationSignal cancellation) {
+    FileTreeWalker(Path root, boolean honourGitIgnore, int maxEntries, Cancellation cancellation) {
         this.root = root;
         this.honourGitIgnore = honourGitIgnore;
         this.maxEntries = maxEntries;

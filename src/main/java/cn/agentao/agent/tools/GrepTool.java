@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+
 import cn.agentao.agent.permission.Glob;
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.protocol.Json;
@@ -189,10 +191,10 @@ public final class GrepTool implements Tool {
         }
 
         private final String text;
-        private final CancellationSignal cancellation;
+        private final Cancellation cancellation;
         private int reads;
 
-        CancellableText(String text, CancellationSignal cancellation) {
+        CancellableText(String text, Cancellation cancellation) {
             this.text = text;
             this.cancellation = cancellation;
         }

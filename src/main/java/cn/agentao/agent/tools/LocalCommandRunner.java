@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +73,7 @@ public final class LocalCommandRunner implements CommandRunner {
     }
 
     @Override
-    public Result run(Spec spec, Listener listener, CancellationSignal cancellation)
+    public Result run(Spec spec, Listener listener, Cancellation cancellation)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         if (setsid != null) command.add(setsid.toString());

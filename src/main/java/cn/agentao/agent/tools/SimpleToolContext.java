@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+
 import cn.agentao.agent.permission.Workspace;
 
 import java.nio.file.Path;
@@ -8,14 +10,14 @@ import java.util.List;
 /** A plain {@link ToolContext}. */
 public record SimpleToolContext(String sessionId, Path cwd, List<Path> roots, FileAccess files,
                                 CommandRunner commands, UserQuestions questions,
-                                CancellationSignal cancellation) implements ToolContext {
+                                Cancellation cancellation) implements ToolContext {
 
     public SimpleToolContext {
         roots = List.copyOf(roots);
     }
 
     public static SimpleToolContext of(String sessionId, Workspace workspace, ToolEnvironment env,
-                                       CancellationSignal cancellation) {
+                                       Cancellation cancellation) {
         return new SimpleToolContext(sessionId, workspace.cwd(), workspace.roots(), env.files(), env.commands(),
                 env.questions(), cancellation);
     }

@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,5 +21,5 @@ public interface ToolContext {
 
     UserQuestions questions();
 
-    CancellationSignal cancellation();
+    Cancellation cancellation();
 }

@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.protocol.Json;
@@ -148,7 +150,7 @@ public final class WebFetchTool implements Tool {
                     .build();
             CompletableFuture<HttpResponse<InputStream>> future =
                     http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-            CancellationSignal.Registration onCancel = ctx.cancellation().onCancel(() -> future.cancel(true));
+            Cancellation.Registration onCancel = ctx.cancellation().onCancel(() -> future.cancel(true));
             try {
                 while (true) {
                     if (ctx.cancellation().isCancelled()) throw new InterruptedException("fetch cancelled");

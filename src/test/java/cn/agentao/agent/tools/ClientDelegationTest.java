@@ -1,5 +1,8 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.CancellationSource;
+
 import cn.agentao.agent.protocol.ClientCapabilities;
 import cn.agentao.agent.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -107,7 +110,7 @@ class ClientDelegationTest {
                     return Json.object();
                 });
         SimpleToolContext ctx = new SimpleToolContext("s1", dir, List.of(dir), new ClientFileAccess(client, "s1"),
-                new LocalCommandRunner(), UserQuestions.UNAVAILABLE, CancellationSignal.NEVER);
+                new LocalCommandRunner(), UserQuestions.UNAVAILABLE, Cancellation.NONE);
         ToolResult r = new EditTool().prepare(json("{\"path\":\"A.java\",\"old_string\":\"1\",\"new_string\":\"2\"}"), ctx)
                 .run(ToolProgress.NONE);
         assertFalse(r.isError(), r.forModel());
@@ -143,7 +146,7 @@ class ClientDelegationTest {
             public void terminal(String id) {
                 terminals.add(id);
             }
-        }, CancellationSignal.NEVER);
+        }, Cancellation.NONE);
         assertEquals(List.of("terminal/create", "terminal/wait_for_exit", "terminal/output", "terminal/release"), client.methods());
         assertEquals(json("""
                 {"sessionId":"s1","command":"bash","args":["-c","npm test"],
@@ -168,7 +171,7 @@ class ClientDelegationTest {
     void cancellationKillsThenReleases() throws Exception {
         CompletableFuture<JsonNode> exit = new CompletableFuture<>();
         FakeClient client = terminalClient(exit);
-        Cancellation cancel = new Cancellation();
+        CancellationSource cancel = new CancellationSource();
         Thread.ofVirtual().start(() -> {
             try {
                 Thread.sleep(200);
@@ -190,7 +193,7 @@ class ClientDelegationTest {
         FakeClient client = terminalClient(exit);
         CommandRunner.Spec quick = new CommandRunner.Spec("sleep 100", Path.of("/w"), Duration.ofMillis(200), 4096);
         CommandRunner.Result r = new ClientTerminalRunner(client, "s1").run(quick, new CommandRunner.Listener() { },
-                CancellationSignal.NEVER);
+                Cancellation.NONE);
         assertTrue(r.timedOut());
         assertTrue(client.methods().contains("terminal/kill"));
         assertEquals("terminal/release", client.methods().get(client.methods().size() - 1));
@@ -203,7 +206,7 @@ class ClientDelegationTest {
         CompletableFuture<Boolean> stillInterrupted = new CompletableFuture<>();
         Thread worker = Thread.ofPlatform().start(() -> {
             try {
-                new ClientTerminalRunner(client, "s1").run(SPEC, new CommandRunner.Listener() { }, CancellationSignal.NEVER);
+                new ClientTerminalRunner(client, "s1").run(SPEC, new CommandRunner.Listener() { }, Cancellation.NONE);
                 stillInterrupted.complete(Thread.currentThread().isInterrupted());
             } catch (Exception e) {
                 stillInterrupted.completeExceptionally(e);
@@ -228,7 +231,7 @@ class ClientDelegationTest {
                 })
                 .on("terminal/release", p -> Json.object());
         CommandRunner.Result r = new ClientTerminalRunner(client, "s1").run(SPEC, new CommandRunner.Listener() { },
-                CancellationSignal.NEVER);
+                Cancellation.NONE);
         assertNull(r.exitCode());
         assertEquals("terminal/release", client.methods().get(client.methods().size() - 1));
     }
@@ -237,7 +240,7 @@ class ClientDelegationTest {
     void aFailedCreateHasNothingToRelease() {
         FakeClient client = new FakeClient().on("terminal/create", p -> Json.object());
         assertThrows(IOException.class, () -> new ClientTerminalRunner(client, "s1")
-                .run(SPEC, new CommandRunner.Listener() { }, CancellationSignal.NEVER));
+                .run(SPEC, new CommandRunner.Listener() { }, Cancellation.NONE));
         assertEquals(List.of("terminal/create"), client.methods());
     }
 
@@ -247,7 +250,7 @@ class ClientDelegationTest {
                 .on("terminal/output", p -> Json.object().put("output", "tail").put("truncated", true)
                         .set("exitStatus", Json.object().put("exitCode", 1)));
         CommandRunner.Result r = new ClientTerminalRunner(client, "s1").run(SPEC, new CommandRunner.Listener() { },
-                CancellationSignal.NEVER);
+                Cancellation.NONE);
         assertEquals("… earlier output omitted\ntail", r.output());
         assertEquals(1, r.exitCode());
         assertTrue(r.truncated());
@@ -275,7 +278,7 @@ class ClientDelegationTest {
         ToolResult r = ToolTestSupport.run(new AskUserTool(), ToolTestSupport.context(dir), "{\"question\":\"Proceed?\"}");
         assertEquals(AskUserTool.UNAVAILABLE, r.forModel());
         SimpleToolContext ctx = new SimpleToolContext("s1", dir, List.of(dir), new LocalFileAccess(), new LocalCommandRunner(),
-                (q, o) -> Optional.of("yes, go"), CancellationSignal.NEVER);
+                (q, o) -> Optional.of("yes, go"), Cancellation.NONE);
         assertEquals("yes, go", ToolTestSupport.run(new AskUserTool(), ctx, "{\"question\":\"Proceed?\"}").forModel());
     }
 

@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.CancellationSource;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,7 +155,7 @@ class SearchToolsTest {
     @Test
     void grepStopsACatastrophicRegexOnCancel() throws Exception {
         Files.writeString(dir.resolve("evil.txt"), "a".repeat(200) + "\n"); // polynomial blow-up: O(n^12)
-        Cancellation cancel = new Cancellation();
+        CancellationSource cancel = new CancellationSource();
         SimpleToolContext c = ToolTestSupport.context(dir, cancel);
         ToolInvocation inv = new GrepTool().prepare(json("{\"pattern\":\"(.*a){12}b\",\"path\":\"evil.txt\"}"), c);
         Thread canceller = Thread.ofVirtual().start(() -> {

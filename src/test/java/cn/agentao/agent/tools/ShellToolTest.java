@@ -1,5 +1,8 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.CancellationSource;
+
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.protocol.ToolCallContent;
 import org.junit.jupiter.api.AfterEach;
@@ -116,7 +119,7 @@ class ShellToolTest {
 
     @Test
     void cancellationKillsTheWholeProcessTree() throws Exception {
-        Cancellation cancel = new Cancellation();
+        CancellationSource cancel = new CancellationSource();
         SimpleToolContext c = ToolTestSupport.context(dir, cancel);
         ToolInvocation inv = new RunShellCommandTool().prepare(json("{\"command\":\"sleep 1007 & sleep 1007; wait\"}"), c);
         CompletableFuture<ToolResult> result = CompletableFuture.supplyAsync(() -> {
@@ -138,7 +141,7 @@ class ShellToolTest {
 
     @Test
     void descendantsAloneKillTheTreeWithoutAProcessGroup() throws Exception {
-        Cancellation cancel = new Cancellation();
+        CancellationSource cancel = new CancellationSource();
         SimpleToolContext c = new SimpleToolContext("s", dir, List.of(dir), new LocalFileAccess(),
                 new LocalCommandRunner(java.util.Map.of(), false), UserQuestions.UNAVAILABLE, cancel);
         ToolInvocation inv = new RunShellCommandTool().prepare(json(
@@ -182,7 +185,7 @@ class ShellToolTest {
             return new CommandRunner.Result(0, null, "ok\n", false, false, false, "term-1");
         };
         SimpleToolContext c = new SimpleToolContext("s", dir, List.of(dir), new LocalFileAccess(), fake,
-                UserQuestions.UNAVAILABLE, CancellationSignal.NEVER);
+                UserQuestions.UNAVAILABLE, Cancellation.NONE);
         ToolTestSupport.RecordingProgress progress = new ToolTestSupport.RecordingProgress();
         ToolResult r = new RunShellCommandTool().prepare(json("{\"command\":\"true\"}"), c).run(progress);
         assertEquals(List.of(new ToolCallContent.Terminal("term-1", null)), progress.updates.get(0));

@@ -1,5 +1,8 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.CancellationSource;
+
 import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.ToolCallContent;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,10 +17,10 @@ final class ToolTestSupport {
     private ToolTestSupport() {}
 
     static SimpleToolContext context(Path cwd) {
-        return context(cwd, new Cancellation());
+        return context(cwd, new CancellationSource());
     }
 
-    static SimpleToolContext context(Path cwd, CancellationSignal cancellation) {
+    static SimpleToolContext context(Path cwd, Cancellation cancellation) {
         return new SimpleToolContext("s1", cwd, List.of(cwd), new LocalFileAccess(), new LocalCommandRunner(),
                 UserQuestions.UNAVAILABLE, cancellation);
     }

@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.util.CancellationSource;
+
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionRequest;
 import com.sun.net.httpserver.HttpExchange;
@@ -186,7 +188,7 @@ class WebFetchToolTest {
 
     @Test
     void cancellationStopsAHangingRequest() throws Exception {
-        Cancellation cancel = new Cancellation();
+        CancellationSource cancel = new CancellationSource();
         SimpleToolContext ctx = ToolTestSupport.context(dir, cancel);
         Thread.ofVirtual().start(() -> {
             try {
