@@ -191,6 +191,32 @@ class SessionsIT {
     }
 
     @Test
+    void killedMidToolCallReplaysItAsFailedAndTheConversationGoesOn() throws Exception {
+        AgentProcess a = agent();
+        String id = newSession(a);
+        a.call("session/set_mode", Json.object().put("sessionId", id).put("modeId", "full-access"));
+        model.enqueue(Script.reply().text("Let me wait.").toolCall("call_sleep", "run_shell_command", "{\"command\":\"echo started; sleep 30\"}"));
+        a.start("session/prompt", prompt(id, "wait for me"));
+        a.await(m -> m.path("params").path("update").path("content").toString().contains("started"), Duration.ofSeconds(10));
+        a.process().descendants().forEach(ProcessHandle::destroyForcibly); // the shell would be orphaned by kill -9
+        a.process().destroyForcibly().waitFor();
+
+        AgentProcess b = agent();
+        assertTrue(b.call("session/load", setup(ws).put("sessionId", id)).has("result"));
+        List<JsonNode> replay = b.updates(id);
+        assertEquals("wait for me", text(replay, "user_message_chunk"));
+        assertEquals("Let me wait.", text(replay, "agent_message_chunk"));
+        JsonNode call = replay.stream().filter(u -> "tool_call".equals(u.path("sessionUpdate").asText())).findFirst().orElseThrow();
+        assertEquals("call_sleep", call.path("toolCallId").asText());
+        assertEquals("failed", call.path("status").asText(), "a tool cut off by the kill is not shown as running");
+        model.enqueue(Script.textReply("carrying on"));
+        JsonNode next = b.call("session/prompt", prompt(id, "are you there?"));
+        assertEquals("end_turn", next.path("result").path("stopReason").asText(), next.toString());
+        String sent = model.lastRequest().messages().toString();
+        assertTrue(sent.contains("call_sleep") && sent.contains("Not run"), "the interrupted call has a result for the model: " + sent);
+    }
+
+    @Test
     void resumeFlagReopensTheLatestSessionOfTheDirectory() throws Exception {
         AgentProcess a = agent();
         String id = newSession(a);
