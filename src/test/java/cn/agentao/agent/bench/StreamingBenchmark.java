@@ -35,6 +35,7 @@ public final class StreamingBenchmark {
         try (FakeModelServer model = FakeModelServer.start()) {
             model.whenEmpty(Script.reply().repeatedText("token ", chunks));
             List<Double> direct = new ArrayList<>();
+            List<Double> cancels = new ArrayList<>();
             List<Double> viaAgent = new ArrayList<>();
             Map<String, String> env = new HashMap<>(model.openAiEnvironment());
             Path tmp = Files.createTempDirectory("bench-stream");
@@ -51,12 +52,16 @@ public final class StreamingBenchmark {
                         viaAgent.add(a);
                     }
                 }
+                model.when(FakeModelServer.lastUserMessageContains("hang")).replyAlways(Script.reply().text("x").hang());
+                for (int r = 0; r < rounds; r++) cancels.add(cancelLatency(agent, id));
             }
             double md = median(direct), ma = median(viaAgent);
             System.out.printf("chunks=%d rounds=%d%n", chunks, rounds);
             System.out.printf("direct HTTP read:   median %.0f ms (%.0f chunks/s)%n", md, chunks / md * 1000);
             System.out.printf("through the agent:  median %.0f ms (%.0f chunks/s)%n", ma, chunks / ma * 1000);
             System.out.printf("ratio agent/direct: %.2f%n", ma / md);
+            System.out.printf("session/cancel -> prompt answered 'cancelled': median %.0f ms, max %.0f ms%n",
+                    median(cancels), Collections.max(cancels));
         }
     }
 
@@ -93,6 +98,21 @@ public final class StreamingBenchmark {
         if (!"end_turn".equals(r.path("result").path("stopReason").asText())) throw new IllegalStateException(r.toString());
         int seen = count(agent, id) - before;
         if (seen != chunks) throw new IllegalStateException("client saw " + seen + " chunks");
+        return ms;
+    }
+
+    /** A turn whose model stream never ends: time from session/cancel to the 'cancelled' answer. */
+    static double cancelLatency(AgentProcess agent, String id) throws Exception {
+        ObjectNode p = Json.object().put("sessionId", id);
+        p.putArray("prompt").addObject().put("type", "text").put("text", "hang");
+        long rid = agent.start("session/prompt", p);
+        int before = count(agent, id);
+        while (count(agent, id) == before) Thread.sleep(1);
+        long t0 = System.nanoTime();
+        agent.notify("session/cancel", Json.object().put("sessionId", id));
+        JsonNode r = agent.awaitResponse(rid, Duration.ofSeconds(10));
+        double ms = (System.nanoTime() - t0) / 1e6;
+        if (!"cancelled".equals(r.path("result").path("stopReason").asText())) throw new IllegalStateException(r.toString());
         return ms;
     }
 
