@@ -12,8 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class McpPromptArgumentsTest {
     private static final List<PromptArgument> CITY_STATE = List.of(
-            new PromptArgument("city", "Name of the city", true),
-            new PromptArgument("state", "Name of the state", false));
+            new PromptArgument("city", null, "Name of the city", true),
+            new PromptArgument("state", null, "Name of the state", false));
 
     @Test
     void freeTextGoesToTheFirstArgument() throws McpException {
@@ -47,6 +47,6 @@ class McpPromptArgumentsTest {
 
     @Test
     void usageNamesTheOnlyArgument() {
-        assertEquals("city", McpPromptArguments.usage(List.of(new PromptArgument("city", null, true))));
+        assertEquals("city", McpPromptArguments.usage(List.of(new PromptArgument("city", null, null, true))));
     }
 }
