@@ -51,11 +51,17 @@ public final class WebFetchTool implements Tool {
             },"required":["url"],"additionalProperties":false}""");
 
     private final NetworkGuard guard;
-    private final HttpClient http;
 
     public WebFetchTool(NetworkGuard guard) {
         this.guard = guard;
-        this.http = HttpClient.newBuilder()
+    }
+
+    /**
+     * Built on first use: an HTTP client sets up TLS (certificates, key factories), a few hundred milliseconds
+     * that must not delay the agent's start.
+     */
+    private static final class Http {
+        static final HttpClient CLIENT = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(CONNECT_TIMEOUT)
                 .proxy(HttpClient.Builder.NO_PROXY)
@@ -149,7 +155,7 @@ public final class WebFetchTool implements Tool {
                     .GET()
                     .build();
             CompletableFuture<HttpResponse<InputStream>> future =
-                    http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+                    Http.CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
             Cancellation.Registration onCancel = ctx.cancellation().onCancel(() -> future.cancel(true));
             try {
                 while (true) {
