@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Validates the agent's side of an ACP transcript (one JSON-RPC message per line, both directions mixed,
+// as `acpx --format json` prints it) against the official v1 schema.
+//   node validate-transcript.mjs transcript.jsonl   (or the transcript on stdin)
+// Prints {"agentMessages": N, "clientMessages": N, "violations": [...], "counts": {...}} and exits 1 on any
+// violation (or when no agent message was found at all).
+
+import { readFileSync } from "node:fs";
+import { AcpSchema, ConnectionChecker } from "./acp-schema.mjs";
+
+const text = readFileSync(process.argv[2] ?? 0, "utf8");
+const schema = new AcpSchema();
+const checker = new ConnectionChecker(schema);
+const pendingAgentRequests = new Set();
+let clientMessages = 0;
+const skipped = [];
+
+for (const line of text.split("\n")) {
+  if (!line.trim()) continue;
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    skipped.push(line.slice(0, 200)); // not a protocol line (acpx prints only JSON in this mode, but be safe)
+    continue;
+  }
+  if (msg === null || typeof msg !== "object" || msg.jsonrpc !== "2.0") {
+    skipped.push(line.slice(0, 200));
+    continue;
+  }
+  if (typeof msg.method === "string") {
+    const fromClient = schema.isClientMethod(msg.method) && !schema.agentNotificationType.has(msg.method);
+    if (fromClient) {
+      clientMessages++;
+      checker.clientSent(msg);
+    } else {
+      if ("id" in msg) pendingAgentRequests.add(ConnectionChecker.key(msg.id));
+      checker.agentLine(line);
+    }
+  } else {
+    const k = ConnectionChecker.key(msg.id);
+    if (checker.pendingClientRequests.has(k)) checker.agentLine(line);
+    else if (pendingAgentRequests.delete(k)) clientMessages++;
+    else checker.agentLine(line); // reported as an answer to an unknown id
+  }
+}
+
+const summary = {
+  schema: schema.path,
+  sdkVersion: schema.version,
+  agentMessages: checker.agentMessages,
+  clientMessages,
+  counts: checker.counts,
+  unansweredClientRequests: [...checker.pendingClientRequests.entries()],
+  skippedLines: skipped,
+  violations: checker.violations,
+};
+process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+process.exit(checker.violations.length === 0 && checker.agentMessages > 0 ? 0 : 1);
