@@ -4,6 +4,7 @@ import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.protocol.ContentBlock;
 import cn.agentao.agent.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import java.util.ArrayList;
 import java.util.Base64;
@@ -76,6 +77,8 @@ final class PromptParser {
     }
 
     static JsonNode toJson(List<ContentBlock> blocks) {
-        return Json.MAPPER.valueToTree(blocks);
+        ArrayNode out = Json.MAPPER.createArrayNode();
+        for (ContentBlock b : blocks) out.add(Json.MAPPER.<JsonNode>valueToTree(b)); // keeps each block's "type"
+        return out;
     }
 }

@@ -21,6 +21,8 @@ import cn.agentao.agent.protocol.StopReason;
 import cn.agentao.agent.session.Session;
 import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.util.Cancellation;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -420,7 +422,9 @@ public final class Engine implements AutoCloseable {
 
     void recordUserPrompt(SessionRuntime rt, List<ContentBlock> prompt) {
         ObjectNode rec = Json.object();
-        rec.set("content", Json.MAPPER.valueToTree(prompt));
+        // block by block: valueToTree(List) loses the element type, and with it each block's "type"
+        ArrayNode content = rec.putArray("content");
+        for (ContentBlock b : prompt) content.add(Json.MAPPER.<JsonNode>valueToTree(b));
         rt.journal().append(RecordTypes.USER_MESSAGE, rec);
     }
 
