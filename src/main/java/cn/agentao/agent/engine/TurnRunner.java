@@ -47,8 +47,10 @@ final class TurnRunner {
 
     StopReason run(SessionRuntime rt, List<ContentBlock> prompt, Cancellation cancel) {
         SessionClient client = rt.client();
-        rt.conversation().add(userMessage(prompt));
+        UserMessage user = userMessage(prompt);
+        rt.conversation().add(user);
         engine.recordUserPrompt(rt, prompt);
+        engine.recordModelMessage(rt, user); // the model history on load/resume is made of model_message records
         ModelChoice choice = engine.currentChoice(rt.session());
         ModelClient model = engine.modelClient(rt.session(), choice);
         List<ToolSpecification> specs = tools.specifications(rt);
