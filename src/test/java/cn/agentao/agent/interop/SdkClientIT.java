@@ -1,0 +1,116 @@
+package cn.agentao.agent.interop;
+
+import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.RecordedRequest;
+import cn.agentao.agent.testing.Script;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static cn.agentao.agent.testing.FakeModelServer.lastUserMessageContains;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The official ACP TypeScript SDK (client() over ndJsonStream) drives the real agent through a whole editor
+ * session (interop/sdk-session.mjs); every line the agent writes is validated against the SDK's v1 JSON schema.
+ */
+class SdkClientIT {
+    static final String STREAM = "interop: stream please";
+    static final String TOOL = "interop: write a file";
+    static final String CANCEL = "interop: talk for long";
+    static final String AFTER_RESUME = "interop: after resume";
+    /** Whether the agent has its built-in tools (write_file) yet: then the tool call must be announced. */
+    static final boolean BUILT_IN_TOOLS = false;
+
+    @TempDir
+    Path dir;
+    FakeModelServer model;
+    Path ws;
+
+    @BeforeEach
+    void start() throws Exception {
+        Interop.ensureInstalled();
+        model = FakeModelServer.start();
+        ws = Files.createDirectories(dir.resolve("ws")).toRealPath();
+    }
+
+    @AfterEach
+    void stop() {
+        model.close();
+    }
+
+    JsonNode runDriver() throws Exception {
+        List<String> cmd = Interop.node("sdk-session.mjs", "--cwd", ws.toString(), "--timeout-ms", "100000");
+        if (BUILT_IN_TOOLS) cmd.add("--expect-tool-call");
+        cmd.addAll(List.of("--", Interop.agentCommand().toString(), "--acp"));
+        Interop.Result r = Interop.run(cmd,
+                Interop.agentEnvironment(model.openAiEnvironment(), dir), ws, Duration.ofSeconds(120));
+        JsonNode summary;
+        try {
+            summary = Json.MAPPER.readTree(r.stdout());
+        } catch (Exception e) {
+            throw new AssertionError("sdk-session.mjs printed no JSON summary (exit " + r.exitCode() + ")\nstdout:\n"
+                    + r.stdout() + "\nstderr:\n" + Interop.tail(r.stderr()));
+        }
+        if (r.exitCode() != 0 || !summary.path("ok").asBoolean()) {
+            fail("the SDK session failed (exit " + r.exitCode() + "): " + summary.path("failures").toPrettyString()
+                    + "\nschema violations: " + summary.path("schema").path("violations").toPrettyString()
+                    + "\nsummary: " + summary.toPrettyString() + "\ndriver stderr:\n" + Interop.tail(r.stderr()));
+        }
+        return summary;
+    }
+
+    @Test
+    void fullSessionThroughTheOfficialSdk() throws Exception {
+        model.whenEmptyFail();
+        model.when(lastUserMessageContains(STREAM)).replyAlways(Script.reply().text("Hello", " from", " the", " fake", " model"));
+        String args = Json.object().put("path", ws.resolve("hello.txt").toString()).put("content", "hi from interop\n").toString();
+        model.when(lastUserMessageContains(TOOL)).reply(
+                Script.reply().toolCall("call_w1", "write_file", args),
+                Script.textReply("wrote it"));
+        model.when(lastUserMessageContains(CANCEL)).reply(Script.reply().text("first ").delay(200).repeatedText("more ", 300));
+        model.when(lastUserMessageContains(AFTER_RESUME)).replyAlways(Script.textReply("resumed fine"));
+
+        JsonNode s = runDriver();
+        JsonNode steps = s.path("steps");
+
+        assertEquals(0, s.path("exit").path("code").asInt(-1), "the agent exits 0 at end of input");
+        assertEquals(List.of(), texts(s.path("schema").path("violations")), "schema violations");
+        assertTrue(s.path("schema").path("agentMessages").asInt() > 20, s.path("schema").toString());
+
+        assertEquals("Hello from the fake model", steps.path("stream").path("text").asText());
+        assertEquals(5, steps.path("stream").path("chunks").size(), "one agent_message_chunk per model delta");
+        assertEquals("end_turn", steps.path("tool").path("stopReason").asText());
+        if (BUILT_IN_TOOLS) assertTrue(steps.path("tool").path("toolCalls").size() >= 1, steps.path("tool").toString());
+        assertEquals("cancelled", steps.path("cancel").path("stopReason").asText());
+        assertTrue(steps.path("cancel").path("msFromCancelToResponse").asLong() < 2000, steps.path("cancel").toString());
+
+        JsonNode load = steps.path("load");
+        assertEquals(List.of(STREAM, TOOL, CANCEL), texts(load.path("userText")), "replayed user messages");
+        assertTrue(load.path("agentText").asText().startsWith("Hello from the fake model"), load.toString());
+        assertEquals(0, steps.path("resume").path("replayedMessages").asInt(-1));
+        assertEquals("resumed fine", steps.path("resume").path("text").asText());
+
+        // the resumed session kept its history: the model saw the first exchange again
+        RecordedRequest last = model.lastRequest();
+        assertEquals(AFTER_RESUME, last.lastUserMessage());
+        String history = last.messages().toString();
+        assertTrue(history.contains(STREAM) && history.contains("Hello from the fake model"), history);
+    }
+
+    static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.isTextual() ? n.asText() : n.toString()));
+        return out;
+    }
+}
