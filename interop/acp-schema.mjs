@@ -133,13 +133,17 @@ export class AcpSchema {
       if (hasError) {
         type = "Error";
         errors.push(...this.check("Error", msg.error).map((e) => `error: ${e}`));
-        if (msg.id === null && ![-32700, -32600].includes(msg.error?.code)) {
+        if (msg.id === null && ![-32700, -32600].includes(msg.error?.code) && requestMethodOf(null) === undefined) {
           errors.push(`id null is only for errors where the request id could not be read (-32700/-32600), got ${msg.error?.code}`);
         }
       } else if (hasResult) {
         const method = requestMethodOf(msg.id);
         if (method === undefined) {
           errors.push(`response to an id the client never used (or already answered): ${JSON.stringify(msg.id)}`);
+        } else if (method === "session/cancel" || method === "$/cancel_request") {
+          // notifications sent with an id: the schema has no response type; an empty object is the lenient answer
+          type = "(result to a notification sent as a request)";
+          if (msg.result === null || typeof msg.result !== "object" || Array.isArray(msg.result)) errors.push("result must be an object");
         } else {
           type = this.agentResponseType.get(method) ?? (method.startsWith("_") ? "ExtResponse" : null);
           if (!type) errors.push(`result for ${method}, which has no response type (a notification?)`);
@@ -174,7 +178,7 @@ function summarize(ajvErrors) {
 export class ConnectionChecker {
   constructor(schema = new AcpSchema()) {
     this.schema = schema;
-    this.pendingClientRequests = new Map(); // id key -> method
+    this.pendingClientRequests = new Map(); // id key -> [method, ...] (several only for id null)
     this.answeredClientRequests = new Map(); // id key -> count
     this.violations = [];
     this.counts = {};
@@ -188,7 +192,10 @@ export class ConnectionChecker {
 
   clientSent(msg) {
     if (msg && typeof msg.method === "string" && "id" in msg) {
-      this.pendingClientRequests.set(ConnectionChecker.key(msg.id), msg.method);
+      const k = ConnectionChecker.key(msg.id);
+      const queue = this.pendingClientRequests.get(k);
+      if (queue) queue.push(msg.method); // only id null repeats in practice
+      else this.pendingClientRequests.set(k, [msg.method]);
     }
   }
 
@@ -202,17 +209,16 @@ export class ConnectionChecker {
       return null;
     }
     this.agentMessages++;
-    const { type, errors } = this.schema.validateAgentMessage(msg, (id) => {
-      const k = ConnectionChecker.key(id);
-      const m = this.pendingClientRequests.get(k);
-      return m;
-    });
-    if (msg && !("method" in msg) && "id" in msg && msg.id !== null) {
+    const { type, errors } = this.schema.validateAgentMessage(msg, (id) => this.pendingClientRequests.get(ConnectionChecker.key(id))?.[0]);
+    if (msg && typeof msg === "object" && !("method" in msg) && "id" in msg) {
       const k = ConnectionChecker.key(msg.id);
-      if (this.pendingClientRequests.has(k)) {
-        this.pendingClientRequests.delete(k);
+      const queue = this.pendingClientRequests.get(k);
+      const unreadableId = msg.id === null && [-32700, -32600].includes(msg.error?.code); // answers no particular request
+      if (queue && !unreadableId) {
+        queue.shift();
+        if (queue.length === 0) this.pendingClientRequests.delete(k);
         this.answeredClientRequests.set(k, (this.answeredClientRequests.get(k) ?? 0) + 1);
-      } else if (this.answeredClientRequests.has(k) && "error" in msg) {
+      } else if (msg.id !== null && this.answeredClientRequests.has(k) && "error" in msg) {
         errors.push(`second answer to request id ${JSON.stringify(msg.id)}`);
       }
     }

@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // Validates the agent's side of an ACP transcript (one JSON-RPC message per line, both directions mixed,
 // as `acpx --format json` prints it) against the official v1 schema.
-//   node validate-transcript.mjs transcript.jsonl   (or the transcript on stdin)
+//   node validate-transcript.mjs [--directed] transcript.jsonl   (or the transcript on stdin)
 // Prints {"agentMessages": N, "clientMessages": N, "violations": [...], "counts": {...}} and exits 1 on any
 // violation (or when no agent message was found at all).
 
 import { readFileSync } from "node:fs";
 import { AcpSchema, ConnectionChecker } from "./acp-schema.mjs";
 
-const text = readFileSync(process.argv[2] ?? 0, "utf8");
+// --directed: each line is {"dir":"in","msg":{...}} (a client message) or {"dir":"out","line":"..."} (a raw agent
+// line), for transcripts whose client side is not a well-behaved client (FuzzIT).
+const args = process.argv.slice(2);
+const directed = args[0] === "--directed";
+if (directed) args.shift();
+const text = readFileSync(args[0] ?? 0, "utf8");
 const schema = new AcpSchema();
 const checker = new ConnectionChecker(schema);
 const pendingAgentRequests = new Set();
@@ -17,6 +22,16 @@ const skipped = [];
 
 for (const line of text.split("\n")) {
   if (!line.trim()) continue;
+  if (directed) {
+    const entry = JSON.parse(line);
+    if (entry.dir === "in") {
+      clientMessages++;
+      checker.clientSent(entry.msg);
+    } else {
+      checker.agentLine(entry.line);
+    }
+    continue;
+  }
   let msg;
   try {
     msg = JSON.parse(line);
@@ -51,9 +66,10 @@ const summary = {
   agentMessages: checker.agentMessages,
   clientMessages,
   counts: checker.counts,
-  unansweredClientRequests: [...checker.pendingClientRequests.entries()],
+  unansweredClientRequests: [...checker.pendingClientRequests.entries()].slice(0, 50),
   skippedLines: skipped,
-  violations: checker.violations,
+  violationCount: checker.violations.length,
+  violations: checker.violations.slice(0, 100),
 };
 process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
 process.exit(checker.violations.length === 0 && checker.agentMessages > 0 ? 0 : 1);
