@@ -2,9 +2,7 @@ package cn.agentao.agent.acp;
 
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import java.util.ArrayList;
 import java.util.Base64;
@@ -74,11 +72,5 @@ final class PromptParser {
         StringBuilder sb = new StringBuilder();
         for (ContentBlock b : blocks) if (b instanceof ContentBlock.Text t) sb.append(t.text());
         return sb.toString();
-    }
-
-    static JsonNode toJson(List<ContentBlock> blocks) {
-        ArrayNode out = Json.MAPPER.createArrayNode();
-        for (ContentBlock b : blocks) out.add(Json.MAPPER.<JsonNode>valueToTree(b)); // keeps each block's "type"
-        return out;
     }
 }

@@ -92,8 +92,8 @@ public final class AcpLaunch {
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
 
         Map<String, String> env = System.getenv();
-        Engine engine = new Engine(env, ConfigLocations.userConfigDir(env), new Engine.Features(true, true, false, false),
-                ToolCalls.create(env));
+        Path configDir = ConfigLocations.userConfigDir(env);
+        Engine engine = new Engine(env, configDir, new Engine.Features(true, true, false, false), ToolCalls.create(env, configDir));
         Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
         AcpAgent agent = new AcpAgent(System.in, protocolOut, engine, new SessionStore(sessionsDir), options.resume(),
                 Version.current(), options.maxMessageBytes());

@@ -12,6 +12,8 @@ import cn.agentao.agent.model.ModelResponse;
 import cn.agentao.agent.model.ModelStreamListener;
 import cn.agentao.agent.model.TokenCount;
 import cn.agentao.agent.model.UnknownProviderException;
+import cn.agentao.agent.permission.Mode;
+import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.protocol.ConfigOption;
 import cn.agentao.agent.protocol.ContentBlock;
 import cn.agentao.agent.protocol.Json;
@@ -21,8 +23,6 @@ import cn.agentao.agent.protocol.StopReason;
 import cn.agentao.agent.session.Session;
 import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.util.Cancellation;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,11 +59,7 @@ public final class Engine implements AutoCloseable {
     /** What this build truthfully supports, advertised in initialize. */
     public record Features(boolean loadSession, boolean sessionStore, boolean mcpHttp, boolean mcpSse) {}
 
-    private static final List<SessionMode> MODES = List.of(
-            new SessionMode("read-only", "Read only", "Reads and searches; every write and non-read-only command is denied."),
-            new SessionMode("workspace-write", "Workspace write", "Edits files inside the workspace; asks before other commands."),
-            new SessionMode("full-access", "Full access", "Runs commands and edits without asking, except unrecoverable ones and paths outside the workspace."),
-            new SessionMode("plan", "Plan", "Reads and plans; makes no changes."));
+    private static final List<SessionMode> MODES = Arrays.stream(Mode.values()).map(Mode::toSessionMode).toList();
 
     private final Map<String, String> env;
     private final Path configDir;
@@ -142,7 +139,7 @@ public final class Engine implements AutoCloseable {
     /** Prepares a new session's settings and remembers how to reach its client. */
     public SessionRuntime open(Session session, SessionClient client, SessionJournal journal) {
         if (session.model() == null) catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
-        SessionRuntime rt = new SessionRuntime(session, client, journal);
+        SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(RecordTypes.STATE, stateRecord(r)));
         runtimes.put(session.id(), rt);
         return rt;
     }
@@ -152,6 +149,7 @@ public final class Engine implements AutoCloseable {
         ObjectNode state = restored.state();
         if (state != null) {
             if (state.hasNonNull("mode")) session.modeId(state.path("mode").asText());
+            if (state.hasNonNull("permissionMode")) Mode.fromId(state.path("permissionMode").asText()).ifPresent(session::permissionMode);
             if (state.hasNonNull("model") && catalog(session.cwd()).find(state.path("model").asText()).isPresent()) {
                 session.model(state.path("model").asText());
             }
@@ -160,6 +158,9 @@ public final class Engine implements AutoCloseable {
         if (restored.title() != null) session.title(restored.title());
         SessionRuntime rt = open(session, client, journal);
         rt.conversation().replace(restored.history());
+        if (state != null && state.path("permissions").isObject()) {
+            rt.permissions(PermissionMemory.fromJson(state.path("permissions")));
+        }
         return rt;
     }
 
@@ -209,8 +210,10 @@ public final class Engine implements AutoCloseable {
         return options;
     }
 
+    /** A preset changes the permission posture; any other id is kept and echoed and changes nothing (as Agentao). */
     public void setMode(Session session, String modeId) {
         session.modeId(modeId);
+        Mode.fromId(modeId).ifPresent(session::permissionMode);
         recordState(session);
         SessionRuntime rt = runtimes.get(session.id());
         if (rt != null) {
@@ -338,7 +341,7 @@ public final class Engine implements AutoCloseable {
                 return StopReason.END_TURN;
             }
             case "compact" -> {
-                recordUserPrompt(rt, prompt);
+                recordUserPrompt(rt, prompt, true);
                 boolean done = compact(rt, currentChoice(session), cancel);
                 if (cancel.isCancelled()) return StopReason.CANCELLED;
                 String msg = done ? "Older turns were summarised; the conversation continues from the summary."
@@ -357,7 +360,7 @@ public final class Engine implements AutoCloseable {
 
     /** A command's answer: recorded with the prompt so a replay shows both. */
     private void say(SessionRuntime rt, List<ContentBlock> prompt, String text) {
-        recordUserPrompt(rt, prompt);
+        recordUserPrompt(rt, prompt, true);
         rt.client().update(SessionUpdate.AgentMessageChunk.text(text));
         recordAgentText(rt, text);
     }
@@ -420,11 +423,16 @@ public final class Engine implements AutoCloseable {
 
     // ---------------------------------------------------------------- records
 
+    /** The user's prompt as it went to the model (it is part of the model history on restore). */
     void recordUserPrompt(SessionRuntime rt, List<ContentBlock> prompt) {
+        recordUserPrompt(rt, prompt, false);
+    }
+
+    /** {@code local}: a command the agent answered itself; shown on replay, not part of the model history. */
+    void recordUserPrompt(SessionRuntime rt, List<ContentBlock> prompt, boolean local) {
         ObjectNode rec = Json.object();
-        // block by block: valueToTree(List) loses the element type, and with it each block's "type"
-        ArrayNode content = rec.putArray("content");
-        for (ContentBlock b : prompt) content.add(Json.MAPPER.<JsonNode>valueToTree(b));
+        rec.set("content", Json.tree(prompt));
+        if (local) rec.put("local", true);
         rt.journal().append(RecordTypes.USER_MESSAGE, rec);
     }
 
@@ -436,27 +444,28 @@ public final class Engine implements AutoCloseable {
 
     void recordAgentText(SessionRuntime rt, String text) {
         ObjectNode rec = Json.object();
-        rec.set("content", Json.MAPPER.valueToTree(ContentBlock.text(text)));
+        rec.set("content", Json.tree(ContentBlock.text(text)));
         rt.journal().append(RecordTypes.AGENT_CHUNK, rec);
     }
 
     void recordThought(SessionRuntime rt, String text) {
         ObjectNode rec = Json.object();
-        rec.set("content", Json.MAPPER.valueToTree(ContentBlock.text(text)));
+        rec.set("content", Json.tree(ContentBlock.text(text)));
         rt.journal().append(RecordTypes.THOUGHT_CHUNK, rec);
     }
 
     void recordState(Session session) {
         SessionRuntime rt = runtimes.get(session.id());
-        if (rt == null) return;
-        rt.journal().append(RecordTypes.STATE, stateRecord(rt));
+        if (rt != null) rt.saveState();
     }
 
     /** The settings snapshot a load restores: model, mode, thought level, remembered permissions. */
     ObjectNode stateRecord(SessionRuntime rt) {
         Session session = rt.session();
-        ObjectNode rec = Json.object().put("mode", session.modeId()).put("model", session.model());
+        ObjectNode rec = Json.object().put("mode", session.modeId()).put("permissionMode", session.permissionMode().id())
+                .put("model", session.model());
         if (session.thoughtLevel() != null) rec.put("thoughtLevel", session.thoughtLevel());
+        rec.set("permissions", rt.permissions().toJson());
         return rec;
     }
 

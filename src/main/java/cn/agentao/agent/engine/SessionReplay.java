@@ -57,7 +57,10 @@ public final class SessionReplay {
             try {
                 switch (r.path("type").asText()) {
                     case RecordTypes.USER_MESSAGE -> {
-                        for (JsonNode b : r.path("content")) updates.add(new SessionUpdate.UserMessageChunk(block(b)));
+                        List<ContentBlock> blocks = new ArrayList<>();
+                        for (JsonNode b : r.path("content")) blocks.add(block(b));
+                        blocks.forEach(b -> updates.add(new SessionUpdate.UserMessageChunk(b)));
+                        if (!r.path("local").asBoolean(false)) history.add(TurnRunner.userMessage(blocks));
                     }
                     case RecordTypes.AGENT_CHUNK -> updates.add(new SessionUpdate.AgentMessageChunk(block(r.path("content"))));
                     case RecordTypes.THOUGHT_CHUNK -> updates.add(new SessionUpdate.AgentThoughtChunk(block(r.path("content"))));

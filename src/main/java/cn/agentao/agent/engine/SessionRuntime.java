@@ -1,5 +1,6 @@
 package cn.agentao.agent.engine;
 
+import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.session.Session;
 
 /** What the engine keeps for a live session: its settings, its client, and its conversation. */
@@ -8,13 +9,24 @@ public final class SessionRuntime {
     private final SessionClient client;
     private final Conversation conversation = new Conversation();
     private final SessionJournal journal;
+    private volatile PermissionMemory permissions = new PermissionMemory();
+    private final java.util.function.Consumer<SessionRuntime> stateSaver;
     private volatile boolean titled;
 
-    SessionRuntime(Session session, SessionClient client, SessionJournal journal) {
+    SessionRuntime(Session session, SessionClient client, SessionJournal journal, java.util.function.Consumer<SessionRuntime> stateSaver) {
         this.session = session;
         this.client = client;
         this.journal = journal;
+        this.stateSaver = stateSaver;
     }
+
+    /** The session's remembered allow/reject-always answers. */
+    public PermissionMemory permissions() { return permissions; }
+
+    void permissions(PermissionMemory restored) { this.permissions = restored; }
+
+    /** Records the settings (model, mode, remembered permissions) so a load restores them. */
+    public void saveState() { stateSaver.accept(this); }
 
     public SessionJournal journal() { return journal; }
 

@@ -1,26 +1,35 @@
 package cn.agentao.agent.engine;
 
-import cn.agentao.agent.util.Cancellation;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import dev.langchain4j.agent.tool.ToolSpecification;
-import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import cn.agentao.agent.permission.NetworkGuard;
+import cn.agentao.agent.permission.PermissionEngine;
+import cn.agentao.agent.permission.PermissionRules;
+import cn.agentao.agent.tools.ToolRegistry;
+import org.slf4j.LoggerFactory;
 
-import java.util.List;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Map;
 
-/** Builds the tool-call runner of a process (built-in tools land with the tools layer). */
+/** Builds the process's tool-call runner: the built-in tools under the permission engine and the user's rules. */
 public final class ToolCalls {
+    /** Set to 1 to let web_fetch reach loopback and private addresses (off by default). */
+    public static final String ALLOW_PRIVATE_NETWORK = "AGENT_ALLOW_PRIVATE_NETWORK";
+
     private ToolCalls() {}
 
-    public static ToolCallRunner create(Map<String, String> env) {
-        return new ToolCallRunner() {
-            @Override
-            public List<ToolSpecification> specifications(SessionRuntime runtime) { return List.of(); }
+    public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
+        boolean allowPrivate = "1".equals(env.get(ALLOW_PRIVATE_NETWORK)) || "true".equalsIgnoreCase(env.get(ALLOW_PRIVATE_NETWORK));
+        NetworkGuard guard = new NetworkGuard(NetworkGuard.HostResolver.SYSTEM, allowPrivate);
+        return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(userRules(configDir), guard));
+    }
 
-            @Override
-            public ToolExecutionResultMessage run(SessionRuntime runtime, ToolExecutionRequest call, Cancellation cancel) {
-                return ToolExecutionResultMessage.from(call, "Error: no tool named " + call.name() + ".");
-            }
-        };
+    private static PermissionRules userRules(Path configDir) {
+        Path file = configDir.resolve("permissions.json");
+        try {
+            return PermissionRules.load(file);
+        } catch (IOException e) {
+            LoggerFactory.getLogger(ToolCalls.class).error("ignoring permission rules: {}", e.getMessage());
+            return PermissionRules.EMPTY;
+        }
     }
 }

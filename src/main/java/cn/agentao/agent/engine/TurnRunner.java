@@ -47,10 +47,8 @@ final class TurnRunner {
 
     StopReason run(SessionRuntime rt, List<ContentBlock> prompt, Cancellation cancel) {
         SessionClient client = rt.client();
-        UserMessage user = userMessage(prompt);
-        rt.conversation().add(user);
+        rt.conversation().add(userMessage(prompt));
         engine.recordUserPrompt(rt, prompt);
-        engine.recordModelMessage(rt, user); // the model history on load/resume is made of model_message records
         ModelChoice choice = engine.currentChoice(rt.session());
         ModelClient model = engine.modelClient(rt.session(), choice);
         List<ToolSpecification> specs = tools.specifications(rt);

@@ -20,10 +20,10 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 
 /**
  * LangChain4j's HTTP client seam, implemented for one {@link StreamAttempt} over a shared JDK client. Unlike
@@ -35,13 +35,13 @@ final class AttemptHttpClient implements HttpClient {
     private static final int MAX_ERROR_BODY = 64 * 1024;
 
     private final java.net.http.HttpClient http;
-    private final Executor bodyReaders;
+    private final ExecutorService exchanges;
     private final StreamAttempt attempt;
 
-    /** {@code bodyReaders} runs the blocking read of each response body (virtual threads suit it). */
-    AttemptHttpClient(java.net.http.HttpClient http, Executor bodyReaders, StreamAttempt attempt) {
+    /** {@code exchanges} runs each blocking exchange, response body included (virtual threads suit it). */
+    AttemptHttpClient(java.net.http.HttpClient http, ExecutorService exchanges, StreamAttempt attempt) {
         this.http = http;
-        this.bodyReaders = bodyReaders;
+        this.exchanges = exchanges;
         this.attempt = attempt;
     }
 
@@ -77,10 +77,11 @@ final class AttemptHttpClient implements HttpClient {
 
     @Override
     public SuccessfulHttpResponse execute(HttpRequest request) {
-        CompletableFuture<HttpResponse<byte[]>> future = http.sendAsync(toJdkRequest(request), BodyHandlers.ofByteArray());
-        attempt.onAbort(() -> future.cancel(true));
+        java.net.http.HttpRequest jdkRequest = toJdkRequest(request);
+        Future<HttpResponse<byte[]>> exchange = exchanges.submit(() -> http.send(jdkRequest, BodyHandlers.ofByteArray()));
+        attempt.onAbort(() -> exchange.cancel(true));
         try {
-            HttpResponse<byte[]> response = future.get();
+            HttpResponse<byte[]> response = exchange.get();
             attempt.activity();
             if (!isSuccessful(response.statusCode())) {
                 String body = new String(response.body(), StandardCharsets.UTF_8);
@@ -90,44 +91,55 @@ final class AttemptHttpClient implements HttpClient {
             return toSuccessfulResponse(response, response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            future.cancel(true);
+            exchange.cancel(true);
             throw new CancellationException("interrupted");
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException re ? re : new CompletionException(e.getCause());
         }
     }
 
+    /**
+     * Runs the whole exchange on a thread of its own with the blocking {@code send}: {@code sendAsync} completes its
+     * future on the common ForkJoin pool, which a busy application (or a caller blocked on it) can starve.
+     * Aborting interrupts that thread, which cancels the exchange, and closes the body.
+     */
     @Override
     public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
-        CompletableFuture<HttpResponse<InputStream>> future =
-                http.sendAsync(toJdkRequest(request), BodyHandlers.ofInputStream());
-        attempt.onAbort(() -> future.cancel(true));
-        future.whenCompleteAsync((response, error) -> {
-            if (error != null) {
-                if (!attempt.aborted()) {
-                    listener.onError(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
-                }
-                return;
-            }
-            attempt.activity();
-            InputStream body = response.body();
-            attempt.onAbort(() -> closeQuietly(body));
-            if (!isSuccessful(response.statusCode())) {
-                String text = readErrorBody(body);
-                attempt.httpFailed(response.statusCode(), text, retryAfter(response));
-                listener.onError(new HttpException(response.statusCode(), text));
-                return;
-            }
-            try (body) {
-                listener.onOpen(toSuccessfulResponse(response, null));
-                parser.parse(body, new ActivityReportingListener(listener));
-                listener.onClose();
-            } catch (IOException | RuntimeException e) {
+        java.net.http.HttpRequest jdkRequest = toJdkRequest(request);
+        Future<?> exchange = exchanges.submit(() -> stream(jdkRequest, parser, listener));
+        attempt.onAbort(() -> exchange.cancel(true));
+    }
+
+    private void stream(java.net.http.HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
+        HttpResponse<InputStream> response;
+        try {
+            response = http.send(request, BodyHandlers.ofInputStream());
+        } catch (InterruptedException e) {
+            return; // aborted: nobody is listening any more
+        } catch (IOException | RuntimeException e) {
+            if (!attempt.aborted()) {
                 listener.onError(e);
-            } finally {
-                attempt.streamEnded();
             }
-        }, bodyReaders);
+            return;
+        }
+        attempt.activity();
+        InputStream body = response.body();
+        attempt.onAbort(() -> closeQuietly(body));
+        if (!isSuccessful(response.statusCode())) {
+            String text = readErrorBody(body);
+            attempt.httpFailed(response.statusCode(), text, retryAfter(response));
+            listener.onError(new HttpException(response.statusCode(), text));
+            return;
+        }
+        try (body) {
+            listener.onOpen(toSuccessfulResponse(response, null));
+            parser.parse(body, new ActivityReportingListener(listener));
+            listener.onClose();
+        } catch (IOException | RuntimeException e) {
+            listener.onError(e);
+        } finally {
+            attempt.streamEnded();
+        }
     }
 
     /** Passes events on, telling the attempt that the provider is alive. */

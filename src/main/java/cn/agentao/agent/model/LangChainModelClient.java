@@ -34,8 +34,8 @@ public final class LangChainModelClient implements ModelClient {
     private final ModelErrors errors;
     private volatile Transport transport;
 
-    /** The JDK client and the threads that read response bodies, built on first use. */
-    private record Transport(HttpClient http, ExecutorService bodyReaders) {}
+    /** The JDK client and the (virtual) threads that run exchanges, built on first use. */
+    private record Transport(HttpClient http, ExecutorService exchanges) {}
 
     public LangChainModelClient(ResolvedProvider provider, String model, ModelOptions options) {
         this.provider = provider;
@@ -83,7 +83,7 @@ public final class LangChainModelClient implements ModelClient {
     private ChatResponse run(StreamAttempt attempt, ModelRequest request, ModelStreamListener listener)
             throws ModelException {
         Transport t = transport();
-        AttemptHttpClient http = new AttemptHttpClient(t.http(), t.bodyReaders(), attempt);
+        AttemptHttpClient http = new AttemptHttpClient(t.http(), t.exchanges(), attempt);
         ChatRequest chatRequest = ChatRequest.builder()
                 .messages(request.messages())
                 .toolSpecifications(request.tools().isEmpty() ? null : request.tools())
@@ -118,13 +118,13 @@ public final class LangChainModelClient implements ModelClient {
     private static final Map<TransportKey, Transport> TRANSPORTS = new ConcurrentHashMap<>();
 
     private static Transport newTransport(TransportKey key) {
-        ExecutorService bodyReaders = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("model-http-", 0).factory());
+        ExecutorService exchanges = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("model-http-", 0).factory());
         HttpClient http = HttpClient.newBuilder()
                 .connectTimeout(key.connectTimeout())
                 .version(key.version())
-                .executor(bodyReaders)
+                .executor(exchanges)
                 .build();
-        return new Transport(http, bodyReaders);
+        return new Transport(http, exchanges);
     }
 
     private void sleep(Duration wait, Cancellation cancel) throws ModelException {

@@ -34,4 +34,27 @@ public final class Json {
     public static ObjectNode object() {
         return MAPPER.createObjectNode();
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCKS =
+            MAPPER.writerFor(new com.fasterxml.jackson.core.type.TypeReference<java.util.List<ContentBlock>>() {});
+    private static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCK = MAPPER.writerFor(ContentBlock.class);
+
+    /** Content blocks as a tree, with their {@code type} (plain valueToTree loses it to erasure). */
+    public static com.fasterxml.jackson.databind.JsonNode tree(java.util.List<ContentBlock> blocks) {
+        return tree(CONTENT_BLOCKS, blocks);
+    }
+
+    public static com.fasterxml.jackson.databind.JsonNode tree(ContentBlock block) {
+        return tree(CONTENT_BLOCK, block);
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode tree(com.fasterxml.jackson.databind.ObjectWriter writer, Object value) {
+        try {
+            com.fasterxml.jackson.databind.util.TokenBuffer buffer = new com.fasterxml.jackson.databind.util.TokenBuffer(MAPPER, false);
+            writer.writeValue(buffer, value);
+            return MAPPER.readTree(buffer.asParser());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package cn.agentao.agent.session;
 
+import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.protocol.McpServerConfig;
 import cn.agentao.agent.util.CancellationSource;
 
@@ -12,13 +13,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * turn runs at a time; sessions are independent of each other.
  */
 public final class Session {
-    public static final String DEFAULT_MODE = "workspace-write";
 
     private final String id;
     private final Path cwd;
     private final List<Path> additionalDirectories;
     private volatile List<McpServerConfig> mcpServers;
-    private volatile String modeId = DEFAULT_MODE;
+    private volatile String modeId = Mode.DEFAULT.id();
+    private volatile Mode permissionMode = Mode.DEFAULT;
     private volatile String model;
     private volatile String thoughtLevel;
     private volatile String title;
@@ -39,6 +40,9 @@ public final class Session {
     public void mcpServers(List<McpServerConfig> servers) { this.mcpServers = List.copyOf(servers); }
     public String modeId() { return modeId; }
     public void modeId(String modeId) { this.modeId = modeId; }
+    /** The permission preset in force: the last preset mode set (a non-preset mode id leaves it as it was). */
+    public Mode permissionMode() { return permissionMode; }
+    public void permissionMode(Mode mode) { this.permissionMode = mode; }
     public String model() { return model; }
     public void model(String model) { this.model = model; }
     public String thoughtLevel() { return thoughtLevel; }

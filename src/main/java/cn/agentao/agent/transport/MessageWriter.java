@@ -16,6 +16,8 @@ public final class MessageWriter {
     private final OutputStream out;
     private final ObjectWriter writer = Json.MAPPER.writer().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
     private final ReentrantLock lock = new ReentrantLock();
+    /** Reused under the lock: a message and its newline leave in one write. */
+    private final Buffer buffer = new Buffer();
     private volatile boolean broken;
 
     public MessageWriter(OutputStream out) {
@@ -27,10 +29,12 @@ public final class MessageWriter {
         if (broken) return false;
         lock.lock();
         try {
-            byte[] bytes = writer.writeValueAsBytes(message);
-            out.write(bytes);
-            out.write('\n');
+            buffer.reset();
+            writer.writeValue(buffer, message);
+            buffer.write('\n');
+            out.write(buffer.array(), 0, buffer.size());
             out.flush();
+            buffer.shrink();
             return true;
         } catch (IOException e) {
             if (!broken) org.slf4j.LoggerFactory.getLogger(MessageWriter.class).warn("protocol stream closed: {}", e.toString());
@@ -42,4 +46,13 @@ public final class MessageWriter {
     }
 
     public boolean isBroken() { return broken; }
+
+    private static final class Buffer extends java.io.ByteArrayOutputStream {
+        Buffer() { super(8192); }
+
+        byte[] array() { return buf; }
+
+        /** Don't keep a huge buffer after one huge message. */
+        void shrink() { if (buf.length > 1 << 20) buf = new byte[8192]; }
+    }
 }

@@ -290,9 +290,9 @@ class OpenAiModelClientTest {
             long returnedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cancelledAt.get());
 
             assertEquals(ModelException.Kind.CANCELLED, e.kind());
-            assertTrue(returnedAfterMillis < 200, "returned " + returnedAfterMillis + " ms after cancel");
+            assertTrue(returnedAfterMillis < 1000, "returned " + returnedAfterMillis + " ms after cancel");
             assertEquals(List.of("first"), listener.texts());
-            assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(1)), "server saw the connection close");
+            assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)), "server saw the connection close");
         } finally {
             timer.shutdownNow();
         }
@@ -316,9 +316,9 @@ class OpenAiModelClientTest {
         cancel.cancel();
         ModelException e = result.get(2, TimeUnit.SECONDS);
 
-        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 200);
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 1000, "cancel is prompt");
         assertEquals(ModelException.Kind.CANCELLED, e.kind());
-        assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(1)), "server saw the connection close");
+        assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)), "server saw the connection close");
     }
 
     @Test
@@ -365,6 +365,38 @@ class OpenAiModelClientTest {
                     answers.stream().map(CompletableFuture::join).toList());
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void worksWhileTheCommonForkJoinPoolIsBusy() throws Exception {
+        // The JDK client's sendAsync completes its future on the common pool; a caller must not depend on it.
+        int workers = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(workers);
+        for (int i = 0; i < workers; i++) {
+            CompletableFuture.runAsync(() -> {
+                busy.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        try {
+            assertTrue(busy.await(5, TimeUnit.SECONDS));
+            server.enqueue(Script.textReply("still fine"));
+            CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client.stream(ask("hi"), ModelStreamListener.IGNORE, Cancellation.NONE).message().text();
+                } catch (ModelException e) {
+                    return e.toString();
+                }
+            }, Executors.newVirtualThreadPerTaskExecutor());
+            assertEquals("still fine", answer.get(5, TimeUnit.SECONDS));
+        } finally {
+            release.countDown();
         }
     }
 

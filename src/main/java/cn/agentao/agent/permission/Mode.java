@@ -1,0 +1,54 @@
+package cn.agentao.agent.permission;
+
+import cn.agentao.agent.protocol.SessionMode;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** The permission presets a session can be in; their ids are the ACP {@code modes}. */
+public enum Mode {
+    READ_ONLY("read-only", "Read only",
+            "Reads and read-only commands only; every write and every other command is refused without asking."),
+    WORKSPACE_WRITE("workspace-write", "Workspace write",
+            "Edits files inside the workspace and runs read-only commands freely; asks before other commands and "
+                    + "web fetches; never runs sudo or rm -rf."),
+    FULL_ACCESS("full-access", "Full access",
+            "Runs anything except unrecoverable commands; still asks before touching paths outside the workspace."),
+    PLAN("plan", "Plan",
+            "Reads and plans without changing anything; writes and non-read-only commands are refused.");
+
+    /** The mode a new session starts in. */
+    public static final Mode DEFAULT = WORKSPACE_WRITE;
+
+    private final String id;
+    private final String displayName;
+    private final String description;
+
+    Mode(String id, String displayName, String description) {
+        this.id = id;
+        this.displayName = displayName;
+        this.description = description;
+    }
+
+    public String id() { return id; }
+
+    public String displayName() { return displayName; }
+
+    public String description() { return description; }
+
+    /** True for the modes in which nothing may be changed. */
+    public boolean isReadOnly() { return this == READ_ONLY || this == PLAN; }
+
+    public SessionMode toSessionMode() { return new SessionMode(id, displayName, description); }
+
+    public static Optional<Mode> fromId(String id) {
+        return Arrays.stream(values()).filter(m -> m.id.equals(id)).findFirst();
+    }
+
+    /** The ACP {@code modes} state to advertise. */
+    public static SessionMode.State sessionModes(Mode current) {
+        List<SessionMode> all = Arrays.stream(values()).map(Mode::toSessionMode).toList();
+        return new SessionMode.State(current.id, all);
+    }
+}

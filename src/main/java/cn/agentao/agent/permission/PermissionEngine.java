@@ -1,0 +1,292 @@
+package cn.agentao.agent.permission;
+
+import cn.agentao.agent.permission.PermissionRequest.FetchUrl;
+import cn.agentao.agent.permission.PermissionRequest.Generic;
+import cn.agentao.agent.permission.PermissionRequest.ReadPath;
+import cn.agentao.agent.permission.PermissionRequest.RunCommand;
+import cn.agentao.agent.permission.PermissionRequest.WritePath;
+import cn.agentao.agent.permission.PermissionRules.Rule;
+import cn.agentao.agent.permission.PermissionRules.Subject;
+import cn.agentao.agent.permission.ShellCommandLine.Redirect;
+import cn.agentao.agent.permission.ShellCommandLine.SimpleCommand;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides whether a tool call may run, must be asked about, or is refused. First match wins:
+ * <ol>
+ *   <li>the built-in blocklist of unrecoverable shell commands ({@link CommandBlocklist}) and the network
+ *       guard for fetches ({@link NetworkGuard}): DENY in every mode;</li>
+ *   <li>user deny rules, then remembered {@code reject_always} answers: DENY;</li>
+ *   <li>the mode's refusals: in read-only and plan every write, every non-read-only command and every
+ *       non-read-only MCP tool; in workspace-write {@code sudo} (and su, doas, pkexec) and {@code rm -rf}:
+ *       DENY;</li>
+ *   <li>the workspace boundary: a write outside every root, or a command whose cwd or path arguments lie
+ *       outside, is asked every time (full-access lets read-only commands read outside); a read outside is
+ *       asked every time except in full-access;</li>
+ *   <li>user ask rules: ASK every time; user allow rules: ALLOW;</li>
+ *   <li>remembered {@code allow_always} answers: ALLOW;</li>
+ *   <li>the default: reads and read-only commands are allowed in every mode; file writes inside the
+ *       workspace are allowed in workspace-write (except into {@code .git}, which could make git run
+ *       commands: asked) and full-access; other commands, web fetches and MCP tools that change things are
+ *       asked in workspace-write and allowed in full-access (sudo is still asked); web fetches are asked in
+ *       read-only and plan.</li>
+ * </ol>
+ */
+public final class PermissionEngine {
+    private static final Set<String> PRIVILEGE = Set.of("sudo", "doas", "su", "pkexec", "run0");
+
+    private final PermissionRules userRules;
+    private final NetworkGuard guard;
+
+    public PermissionEngine(PermissionRules userRules, NetworkGuard guard) {
+        this.userRules = userRules;
+        this.guard = guard;
+    }
+
+    public NetworkGuard networkGuard() { return guard; }
+
+    public PermissionRules userRules() { return userRules; }
+
+    public Decision decide(PermissionRequest req, Mode mode, Workspace ws, PermissionMemory memory) {
+        return switch (req) {
+            case RunCommand rc -> decideCommand(rc, mode, ws, memory);
+            case ReadPath rp -> decideRead(rp, mode, ws, memory);
+            case WritePath wp -> decideWrite(wp, mode, ws, memory);
+            case FetchUrl fu -> decideFetch(fu, mode, memory);
+            case Generic g -> decideGeneric(g, mode, memory);
+        };
+    }
+
+    private Decision decideCommand(RunCommand rc, Mode mode, Workspace ws, PermissionMemory memory) {
+        Path cwd = absolute(ws, rc.cwd());
+        ShellCommandLine line = ShellCommandLine.parse(rc.commandLine());
+        Optional<String> blocked = CommandBlocklist.check(line, cwd, ws.home());
+        if (blocked.isPresent()) {
+            return Decision.deny("Refused: " + blocked.get() + " cannot be undone, so it never runs, in any mode.");
+        }
+        List<SimpleCommand> commands = line.effectiveCommands();
+        Subject subject = new Subject(rc.tool(), commands.stream().map(SimpleCommand::text).toList(),
+                rc.commandLine().strip(), List.of(), List.of(), null);
+        Optional<Decision> denied = denyRulesAndMemory(rc, subject, memory);
+        if (denied.isPresent()) return denied.get();
+
+        boolean readOnly = ReadOnlyCommands.isReadOnly(rc.commandLine());
+        if (mode.isReadOnly() && !readOnly) {
+            return Decision.deny(modeName(mode) + " mode runs only read-only commands (no chaining, pipes, "
+                    + "redirections or substitutions); `" + rc.commandLine().strip() + "` is not one.");
+        }
+        boolean privileged = commands.stream().anyMatch(c -> c.privileged() || PRIVILEGE.contains(c.program()));
+        if (mode == Mode.WORKSPACE_WRITE) {
+            if (privileged) return Decision.deny("Workspace-write mode never runs commands with sudo, su or doas.");
+            if (commands.stream().anyMatch(PermissionEngine::isForcedRecursiveRm)) {
+                return Decision.deny("Workspace-write mode never runs rm -rf; delete specific files instead.");
+            }
+        }
+
+        Optional<String> outside = ws.contains(cwd) ? outsidePathArgument(commands, cwd, ws) : Optional.of(cwd.toString());
+        if (outside.isPresent() && !(mode == Mode.FULL_ACCESS && readOnly)) {
+            return Decision.askEveryTime("The command touches " + outside.get() + ", outside the workspace.");
+        }
+        Rule ask = userRules.matchAsk(subject);
+        if (ask != null) return Decision.askEveryTime("Your permission rules ask before this command.");
+        if (allowedByRules(subject, commands)) return Decision.allow("Allowed by your permission rules.");
+        if (memory.recall(rc).orElse(null) == PermissionMemory.Answer.ALLOW) {
+            return Decision.allow("Allowed earlier in this session (" + memory.describeScope(rc) + ").");
+        }
+        if (readOnly) return Decision.allow("A read-only command.");
+        boolean rememberable = memory.canRemember(rc);
+        if (mode == Mode.FULL_ACCESS && !privileged) return Decision.allow("Full-access mode.");
+        String why = privileged ? "The command runs with elevated privileges." : "The command may change things.";
+        return new Decision(Verdict.ASK, why, rememberable);
+    }
+
+    private Decision decideRead(ReadPath rp, Mode mode, Workspace ws, PermissionMemory memory) {
+        Path path = absolute(ws, rp.path());
+        Optional<Decision> denied = denyRulesAndMemory(rp, pathSubject(rp.tool(), path, ws), memory);
+        if (denied.isPresent()) return denied.get();
+        boolean inside = ws.contains(path);
+        if (!inside && mode != Mode.FULL_ACCESS) {
+            return Decision.askEveryTime("Reads " + path + ", outside the workspace.");
+        }
+        if (userRules.matchAsk(pathSubject(rp.tool(), path, ws)) != null) {
+            return Decision.askEveryTime("Your permission rules ask before reading " + path + ".");
+        }
+        return Decision.allow(inside ? "A read inside the workspace." : "Full-access mode reads anywhere.");
+    }
+
+    private Decision decideWrite(WritePath wp, Mode mode, Workspace ws, PermissionMemory memory) {
+        Path path = absolute(ws, wp.path());
+        Subject subject = pathSubject(wp.tool(), path, ws);
+        Optional<Decision> denied = denyRulesAndMemory(wp, subject, memory);
+        if (denied.isPresent()) return denied.get();
+        if (mode.isReadOnly()) {
+            return Decision.deny(modeName(mode) + " mode does not change files; " + path + " was not written.");
+        }
+        if (!ws.contains(path)) {
+            return Decision.askEveryTime("Writes " + path + ", outside the workspace.");
+        }
+        if (mode == Mode.WORKSPACE_WRITE && insideGitDirectory(path)) {
+            return Decision.askEveryTime("Writes " + path + " inside .git, which can make git run commands.");
+        }
+        if (userRules.matchAsk(subject) != null) {
+            return Decision.askEveryTime("Your permission rules ask before writing " + path + ".");
+        }
+        return Decision.allow("A write inside the workspace.");
+    }
+
+    private Decision decideFetch(FetchUrl fu, Mode mode, PermissionMemory memory) {
+        Optional<String> refused = guard.refusal(fu.url());
+        if (refused.isPresent()) return Decision.deny("Refused to fetch " + fu.url() + ": " + refused.get() + ".");
+        Subject subject = new Subject(fu.tool(), List.of(), null, List.of(), List.of(), fu.url());
+        Optional<Decision> denied = denyRulesAndMemory(fu, subject, memory);
+        if (denied.isPresent()) return denied.get();
+        if (userRules.matchAsk(subject) != null) return Decision.askEveryTime("Your permission rules ask before this fetch.");
+        if (userRules.allows(subject)) return Decision.allow("Allowed by your permission rules.");
+        if (memory.recall(fu).orElse(null) == PermissionMemory.Answer.ALLOW) {
+            return Decision.allow("Allowed earlier in this session (" + memory.describeScope(fu) + ").");
+        }
+        if (mode == Mode.FULL_ACCESS) return Decision.allow("Full-access mode.");
+        return new Decision(Verdict.ASK, "Fetches " + fu.url() + " from the internet.", memory.canRemember(fu));
+    }
+
+    private Decision decideGeneric(Generic g, Mode mode, PermissionMemory memory) {
+        Subject subject = new Subject(g.tool(), List.of(), null, List.of(), List.of(), null);
+        Optional<Decision> denied = denyRulesAndMemory(g, subject, memory);
+        if (denied.isPresent()) return denied.get();
+        if (!g.readOnly() && mode.isReadOnly()) {
+            return Decision.deny(modeName(mode) + " mode does not run " + g.tool() + ", which can change things.");
+        }
+        if (userRules.matchAsk(subject) != null) return Decision.askEveryTime("Your permission rules ask before " + g.tool() + ".");
+        if (userRules.allows(subject)) return Decision.allow("Allowed by your permission rules.");
+        if (g.readOnly()) return Decision.allow(g.tool() + " only reads.");
+        if (memory.recall(g).orElse(null) == PermissionMemory.Answer.ALLOW) {
+            return Decision.allow("Allowed earlier in this session.");
+        }
+        if (mode == Mode.FULL_ACCESS) return Decision.allow("Full-access mode.");
+        return Decision.ask(g.destructive() ? g.tool() + " may delete or overwrite things." : g.tool() + " may change things.");
+    }
+
+    // ---- helpers ----
+
+    private Optional<Decision> denyRulesAndMemory(PermissionRequest req, Subject subject, PermissionMemory memory) {
+        if (userRules.matchDeny(subject) != null) return Optional.of(Decision.deny("Refused by your permission rules."));
+        if (memory.recall(req).orElse(null) == PermissionMemory.Answer.REJECT) {
+            return Optional.of(Decision.deny("You rejected this earlier in this session (" + memory.describeScope(req) + ")."));
+        }
+        return Optional.empty();
+    }
+
+    /** Allow rules cover the line when each command is allowed by a rule, or is {@code cd} or read-only. */
+    private boolean allowedByRules(Subject subject, List<SimpleCommand> commands) {
+        List<String> needing = new ArrayList<>();
+        for (SimpleCommand c : commands) {
+            if (c.program().equals("cd") || ReadOnlyCommands.isReadOnly(c)) continue;
+            needing.add(c.text());
+        }
+        if (needing.isEmpty() && !commands.isEmpty()) needing.add(commands.get(0).text());
+        return userRules.allows(new Subject(subject.tool(), needing, subject.commandLine(), List.of(), List.of(), null));
+    }
+
+    private static Subject pathSubject(String tool, Path path, Workspace ws) {
+        Set<String> written = new LinkedHashSet<>();
+        Set<String> real = new LinkedHashSet<>();
+        Path normalized = path.normalize();
+        written.add(normalized.toString());
+        addRelativeForms(written, normalized, ws.roots());
+        Workspace.realPath(path).ifPresent(r -> {
+            real.add(r.toString());
+            addRelativeForms(real, r, ws.roots().stream().map(x -> Workspace.realPath(x).orElse(x)).toList());
+        });
+        written.addAll(real);
+        return new Subject(tool, List.of(), null, List.copyOf(written), List.copyOf(real), null);
+    }
+
+    private static void addRelativeForms(Set<String> out, Path p, List<Path> roots) {
+        for (Path root : roots) {
+            if (p.startsWith(root) && !p.equals(root)) out.add(root.relativize(p).toString());
+        }
+    }
+
+    private static Path absolute(Workspace ws, Path p) {
+        return p.isAbsolute() ? p : ws.absolutize(p.toString());
+    }
+
+    private static boolean insideGitDirectory(Path path) {
+        Path real = Workspace.realPath(path).orElse(path);
+        for (Path name : real) if (name.toString().equals(".git")) return true;
+        for (Path name : path.normalize()) if (name.toString().equals(".git")) return true;
+        return false;
+    }
+
+    private static boolean isForcedRecursiveRm(SimpleCommand c) {
+        if (!c.program().equals("rm")) return false;
+        boolean recursive = false, force = false;
+        for (String a : c.args()) {
+            if (a.equals("--")) break;
+            if (a.equals("--recursive")) recursive = true;
+            else if (a.equals("--force")) force = true;
+            else if (a.startsWith("-") && !a.startsWith("--")) {
+                recursive |= a.indexOf('r') > 0 || a.indexOf('R') > 0;
+                force |= a.indexOf('f') > 0;
+            }
+        }
+        return recursive && force;
+    }
+
+    /**
+     * The first path argument or redirection target of the commands that lies outside the workspace, or that
+     * could (a glob that may match {@code ..}, {@code ~user}). Computed values ({@code $X}) are not judged.
+     */
+    static Optional<String> outsidePathArgument(List<SimpleCommand> commands, Path cwd, Workspace ws) {
+        for (SimpleCommand c : commands) {
+            List<String> args = c.words();
+            for (int i = 1; i < args.size(); i++) {
+                String a = args.get(i);
+                boolean globbed = c.globbed().get(i);
+                if (a.startsWith("-")) {
+                    int eq = a.indexOf('=');
+                    if (eq < 0) continue;
+                    a = a.substring(eq + 1);
+                }
+                if (!a.equals("{}") && isOutside(a, globbed, cwd, ws)) return Optional.of(a);
+            }
+            for (Redirect r : c.redirects()) {
+                String op = r.operator();
+                if (op.contains("<<") || r.target().matches("\\d+|-")) continue;
+                if (isOutside(r.target(), false, cwd, ws)) return Optional.of(r.target());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean isOutside(String arg, boolean globbed, Path cwd, Workspace ws) {
+        if (arg.isEmpty() || arg.contains("$") || arg.contains("`")) return false;
+        if (arg.startsWith("/dev/") && !arg.contains("..") && !CommandBlocklist.isDevice(arg)) return false;
+        if (arg.startsWith("~") && !arg.equals("~") && !arg.startsWith("~/")) return true; // ~user
+        // judge the literal directory a glob is anchored at; a wildcard segment that may match "." or ".." is outside
+        StringBuilder literal = new StringBuilder();
+        String[] parts = arg.split("/", -1);
+        for (int i = 0; i < parts.length; i++) {
+            String part = parts[i];
+            if (globbed && Glob.hasWildcards(part)) {
+                if (part.startsWith(".") || part.startsWith("[") || part.startsWith("{") || part.contains("..")) return true;
+                break;
+            }
+            if (i > 0) literal.append('/');
+            literal.append(part);
+        }
+        String base = literal.isEmpty() ? (arg.startsWith("/") ? "/" : ".") : literal.toString();
+        return !ws.contains(Workspace.absolutize(cwd, ws.home(), base));
+    }
+
+    /** "Read-only", "Plan": the mode id as the start of a sentence. */
+    private static String modeName(Mode mode) {
+        return Character.toUpperCase(mode.id().charAt(0)) + mode.id().substring(1);
+    }
+}

@@ -1,0 +1,43 @@
+package cn.agentao.agent.permission;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What a tool call is about to do, as the permission engine judges it. Paths should be absolute (tools
+ * resolve them with {@link Workspace#absolutize}); a relative path is taken relative to the workspace cwd.
+ */
+public sealed interface PermissionRequest {
+
+    /** The tool's name, as user rules and remembered answers refer to it. */
+    String tool();
+
+    /** Reading a file or searching/listing a directory. */
+    record ReadPath(String tool, Path path) implements PermissionRequest {
+        public ReadPath { Objects.requireNonNull(tool); Objects.requireNonNull(path); }
+    }
+
+    /** Creating, changing or deleting a file. */
+    record WritePath(String tool, Path path) implements PermissionRequest {
+        public WritePath { Objects.requireNonNull(tool); Objects.requireNonNull(path); }
+    }
+
+    /** Running {@code commandLine} with {@code bash -c} in {@code cwd}. */
+    record RunCommand(String tool, String commandLine, Path cwd) implements PermissionRequest {
+        public RunCommand { Objects.requireNonNull(tool); Objects.requireNonNull(commandLine); Objects.requireNonNull(cwd); }
+    }
+
+    /** Fetching a URL from the network. */
+    record FetchUrl(String tool, String url) implements PermissionRequest {
+        public FetchUrl { Objects.requireNonNull(tool); Objects.requireNonNull(url); }
+    }
+
+    /**
+     * Anything else, described only by its effect; used for MCP tools (from their {@code readOnlyHint} and
+     * {@code destructiveHint} annotations) and for built-ins with no effect outside the agent
+     * ({@code readOnly=true}).
+     */
+    record Generic(String tool, boolean readOnly, boolean destructive) implements PermissionRequest {
+        public Generic { Objects.requireNonNull(tool); }
+    }
+}

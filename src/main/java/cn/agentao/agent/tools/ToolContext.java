@@ -1,0 +1,25 @@
+package cn.agentao.agent.tools;
+
+import cn.agentao.agent.util.Cancellation;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** The session a call runs in. */
+public interface ToolContext {
+    String sessionId();
+
+    /** The session cwd (absolute); relative paths in arguments are resolved against it. */
+    Path cwd();
+
+    /** The workspace roots: the cwd first, then any additional directories. */
+    List<Path> roots();
+
+    FileAccess files();
+
+    CommandRunner commands();
+
+    UserQuestions questions();
+
+    Cancellation cancellation();
+}

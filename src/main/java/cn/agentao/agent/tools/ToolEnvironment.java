@@ -1,0 +1,46 @@
+package cn.agentao.agent.tools;
+
+import cn.agentao.agent.protocol.ClientCapabilities;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Where a session's tools read and write files, run commands and ask questions: through the client for each
+ * capability it advertised, locally otherwise.
+ */
+public record ToolEnvironment(FileAccess files, CommandRunner commands, UserQuestions questions) {
+
+    /** Everything on this machine; nobody to ask. */
+    public static ToolEnvironment local() {
+        return new ToolEnvironment(new LocalFileAccess(), new LocalCommandRunner(), UserQuestions.UNAVAILABLE);
+    }
+
+    /**
+     * Client file reads only with {@code fs.readTextFile}, client writes only with {@code fs.writeTextFile},
+     * client terminals only with {@code terminal}, questions only with the ask-user extension.
+     */
+    public static ToolEnvironment forClient(ClientCapabilities caps, ClientRequests client, String sessionId) {
+        FileAccess local = new LocalFileAccess();
+        FileAccess remote = new ClientFileAccess(client, sessionId);
+        FileAccess reads = caps.readTextFile() ? remote : local;
+        FileAccess writes = caps.writeTextFile() ? remote : local;
+        FileAccess files = reads == writes ? reads : new SplitFileAccess(reads, writes);
+        CommandRunner commands = caps.terminal() ? new ClientTerminalRunner(client, sessionId) : new LocalCommandRunner();
+        UserQuestions questions = caps.askUser() ? new ClientUserQuestions(client, sessionId) : UserQuestions.UNAVAILABLE;
+        return new ToolEnvironment(files, commands, questions);
+    }
+
+    /** Reads from one place, writes to another. */
+    private record SplitFileAccess(FileAccess reads, FileAccess writes) implements FileAccess {
+        @Override
+        public String readText(Path path, Integer line, Integer limit) throws IOException {
+            return reads.readText(path, line, limit);
+        }
+
+        @Override
+        public void writeText(Path path, String content) throws IOException {
+            writes.writeText(path, content);
+        }
+    }
+}

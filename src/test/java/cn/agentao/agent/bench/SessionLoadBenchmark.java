@@ -1,0 +1,70 @@
+package cn.agentao.agent.bench;
+
+import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.store.SessionWriter;
+import cn.agentao.agent.store.SyncPolicy;
+import cn.agentao.agent.testing.AgentProcess;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessageSerializer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * session/load of a saved conversation of N messages (default 10,000: half prompts, half answers) through
+ * the agent, replay included: from request to response, with every replayed update received first.
+ * Run: bench/session-load.sh [messages] [rounds]
+ */
+public final class SessionLoadBenchmark {
+    public static void main(String[] args) throws Exception {
+        int messages = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        Path tmp = Files.createTempDirectory("bench-load");
+        Path ws = Files.createDirectories(tmp.resolve("ws"));
+        SessionStore store = new SessionStore(tmp.resolve("store"), SyncPolicy.NO_FSYNC);
+        String id = UUID.randomUUID().toString();
+        String sentence = "This is a fairly ordinary message of about two hundred characters, the length of a typical "
+                + "question or answer in a coding conversation, repeated to build a long history.";
+        try (SessionWriter w = store.create(id, ws, Json.object())) {
+            for (int i = 0; i < messages / 2; i++) {
+                ObjectNode user = Json.object();
+                user.set("content", Json.tree(List.of(ContentBlock.text("Question " + i + ": " + sentence))));
+                w.append(RecordTypes.USER_MESSAGE, user);
+                w.append(RecordTypes.MODEL_MESSAGE, Json.object().put("message",
+                        ChatMessageSerializer.messageToJson(AiMessage.from("Answer " + i + ": " + sentence))));
+            }
+        }
+        System.out.printf("session file: %d messages, %.1f MiB%n", messages, Files.size(store.logFile(id)) / 1048576.0);
+        List<Double> times = new ArrayList<>();
+        try (AgentProcess agent = AgentProcess.start(Map.of("OPENAI_API_KEY", "bench", "AGENT_SESSIONS_DIR", tmp.resolve("store").toString()), "--acp")) {
+            agent.call("initialize", Json.object().put("protocolVersion", 1));
+            for (int r = -1; r < rounds; r++) {
+                ObjectNode load = Json.object().put("sessionId", id).put("cwd", ws.toString());
+                load.set("mcpServers", Json.MAPPER.createArrayNode());
+                int before = agent.updates(id).size();
+                long t0 = System.nanoTime();
+                JsonNode resp = agent.call("session/load", load, Duration.ofMinutes(2));
+                double ms = (System.nanoTime() - t0) / 1e6;
+                if (!resp.has("result")) throw new IllegalStateException(resp.toString());
+                int replayed = agent.updates(id).size() - before;
+                if (replayed < messages) throw new IllegalStateException("replayed only " + replayed);
+                if (r >= 0) times.add(ms);
+                agent.call("session/close", Json.object().put("sessionId", id));
+            }
+        }
+        Collections.sort(times);
+        System.out.printf("session/load with replay: median %.0f ms, min %.0f ms, max %.0f ms over %d rounds%n",
+                times.get(times.size() / 2), times.get(0), times.get(times.size() - 1), rounds);
+    }
+}

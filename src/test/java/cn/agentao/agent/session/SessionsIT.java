@@ -1,0 +1,246 @@
+package cn.agentao.agent.session;
+
+import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.testing.AgentProcess;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.Script;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Conversations survive: load with replay, resume, list, close, delete, --resume, kill -9, two processes. */
+class SessionsIT {
+    @TempDir
+    Path dir;
+    FakeModelServer model;
+    final List<AgentProcess> agents = new ArrayList<>();
+    Path ws;
+
+    @BeforeEach
+    void start() throws Exception {
+        model = FakeModelServer.start();
+        ws = Files.createDirectories(dir.resolve("ws"));
+    }
+
+    @AfterEach
+    void stop() {
+        for (AgentProcess a : agents) {
+            assertEquals(List.of(), a.violations());
+            a.close();
+        }
+        model.close();
+    }
+
+    AgentProcess agent(String... args) throws Exception {
+        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
+        env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
+        List<String> all = new ArrayList<>(List.of("--acp"));
+        all.addAll(List.of(args));
+        AgentProcess p = AgentProcess.start(env, all.toArray(String[]::new));
+        agents.add(p);
+        assertTrue(p.call("initialize", Json.object().put("protocolVersion", 1)).has("result"));
+        return p;
+    }
+
+    ObjectNode setup(Path cwd) {
+        return Json.object().put("cwd", cwd.toString()).set("mcpServers", Json.MAPPER.createArrayNode());
+    }
+
+    String newSession(AgentProcess a) throws Exception {
+        JsonNode r = a.call("session/new", setup(ws));
+        assertTrue(r.has("result"), r.toString());
+        return r.path("result").path("sessionId").asText();
+    }
+
+    static ObjectNode prompt(String id, String text) {
+        ObjectNode p = Json.object().put("sessionId", id);
+        p.putArray("prompt").addObject().put("type", "text").put("text", text);
+        return p;
+    }
+
+    static String text(List<JsonNode> updates, String kind) {
+        return updates.stream().filter(u -> kind.equals(u.path("sessionUpdate").asText()))
+                .map(u -> u.path("content").path("text").asText()).collect(Collectors.joining("|"));
+    }
+
+    @Test
+    void loadReplaysTheConversationAndRestoresSettings() throws Exception {
+        AgentProcess a = agent();
+        String id = newSession(a);
+        model.enqueue(Script.reply().reasoning("pondering").text("Paris ", "is the capital."), Script.textReply("Berlin."));
+        a.call("session/prompt", prompt(id, "Capital of France?"));
+        a.call("session/prompt", prompt(id, "And Germany?"));
+        a.call("session/set_mode", Json.object().put("sessionId", id).put("modeId", "read-only"));
+        a.call("session/set_config_option", Json.object().put("sessionId", id).put("configId", "model").put("value", "openai/other-model"));
+        assertTrue(a.call("session/close", Json.object().put("sessionId", id)).has("result"));
+        a.closeStdin();
+        a.awaitExit(Duration.ofSeconds(3));
+
+        AgentProcess b = agent();
+        ObjectNode load = setup(ws).put("sessionId", id);
+        JsonNode r = b.call("session/load", load);
+        assertTrue(r.has("result"), r.toString());
+        assertEquals("read-only", r.path("result").path("modes").path("currentModeId").asText());
+        assertTrue(r.path("result").path("configOptions").toString().contains("\"currentValue\":\"openai/other-model\""));
+        List<JsonNode> replay = b.updates(id);
+        assertEquals("Capital of France?|And Germany?", text(replay, "user_message_chunk"));
+        assertEquals("Paris is the capital.|Berlin.", text(replay, "agent_message_chunk"));
+        assertEquals("pondering", text(replay, "agent_thought_chunk"));
+        // the replay came before the answer
+        int responseAt = b.messages().indexOf(r);
+        long replayedAfter = b.messages().subList(responseAt + 1, b.messages().size()).stream()
+                .filter(m -> m.path("params").path("update").path("sessionUpdate").asText().endsWith("_chunk")).count();
+        assertEquals(0, replayedAfter);
+        model.enqueue(Script.textReply("Rome."));
+        b.call("session/prompt", prompt(id, "And Italy?"));
+        String sent = model.lastRequest().messages().toString();
+        assertTrue(sent.contains("Capital of France?") && sent.contains("Berlin.") && sent.contains("And Italy?"), sent);
+        assertEquals("other-model", model.lastRequest().model());
+    }
+
+    @Test
+    void listShowsTitlesNewestFirstAndFiltersByCwd() throws Exception {
+        AgentProcess a = agent();
+        Path other = Files.createDirectories(dir.resolve("other"));
+        String first = newSession(a);
+        model.whenEmpty(Script.textReply("ok"));
+        a.call("session/prompt", prompt(first, "Fix the login bug"));
+        Thread.sleep(20);
+        String second = a.call("session/new", setup(other)).path("result").path("sessionId").asText();
+        a.call("session/prompt", prompt(second, "Write docs"));
+        JsonNode all = a.call("session/list", Json.object()).path("result").path("sessions");
+        assertEquals(second, all.get(0).path("sessionId").asText());
+        assertEquals("Write docs", all.get(0).path("title").asText());
+        assertEquals("Fix the login bug", all.get(1).path("title").asText());
+        assertFalse(all.get(0).path("updatedAt").asText().isEmpty());
+        JsonNode filtered = a.call("session/list", Json.object().put("cwd", ws.toString())).path("result").path("sessions");
+        assertEquals(1, filtered.size());
+        assertEquals(first, filtered.get(0).path("sessionId").asText());
+        assertEquals(-32602, a.call("session/list", Json.object().put("cursor", "garbage!")).path("error").path("code").asInt());
+        JsonNode caps = a.call("initialize", Json.object().put("protocolVersion", 1)).path("result").path("agentCapabilities");
+        assertTrue(caps.path("loadSession").asBoolean());
+        for (String c : List.of("list", "resume", "close", "delete")) assertTrue(caps.path("sessionCapabilities").has(c), c);
+    }
+
+    @Test
+    void resumeRestoresWithoutReplayAndDeleteForgets() throws Exception {
+        AgentProcess a = agent();
+        String id = newSession(a);
+        model.enqueue(Script.textReply("remembered"));
+        a.call("session/prompt", prompt(id, "remember this"));
+        a.call("session/close", Json.object().put("sessionId", id));
+        JsonNode r = a.call("session/resume", Json.object().put("sessionId", id).put("cwd", ws.toString()));
+        assertTrue(r.has("result"), r.toString());
+        long chunksAfterResume = a.messages().subList(a.messages().indexOf(r), a.messages().size()).stream()
+                .filter(m -> m.path("params").path("update").path("sessionUpdate").asText().equals("user_message_chunk")).count();
+        assertEquals(0, chunksAfterResume, "resume does not replay");
+        model.enqueue(Script.textReply("yes"));
+        a.call("session/prompt", prompt(id, "do you remember?"));
+        assertTrue(model.lastRequest().messages().toString().contains("remember this"));
+        assertTrue(a.call("session/delete", Json.object().put("sessionId", id)).has("result"));
+        assertEquals(0, a.call("session/list", Json.object()).path("result").path("sessions").size());
+        assertEquals(-32600, a.call("session/load", setup(ws).put("sessionId", id)).path("error").path("code").asInt());
+    }
+
+    @Test
+    void aSessionLiveInOneProcessIsRefusedByAnother() throws Exception {
+        AgentProcess a = agent();
+        String id = newSession(a);
+        assertEquals(-32600, a.call("session/load", setup(ws).put("sessionId", id)).path("error").path("code").asInt());
+        AgentProcess b = agent();
+        JsonNode r = b.call("session/load", setup(ws).put("sessionId", id));
+        assertEquals(-32600, r.path("error").path("code").asInt());
+        assertTrue(r.path("error").path("message").asText().contains("another agent process"), r.toString());
+        a.call("session/close", Json.object().put("sessionId", id));
+        assertTrue(b.call("session/load", setup(ws).put("sessionId", id)).has("result"));
+    }
+
+    @Test
+    void killedMidAnswerLosesAtMostTheMessageInFlight() throws Exception {
+        AgentProcess a = agent();
+        String id = newSession(a);
+        model.enqueue(Script.textReply("complete answer"), Script.reply().text("half ").hang());
+        a.call("session/prompt", prompt(id, "first"));
+        a.start("session/prompt", prompt(id, "second"));
+        a.await(m -> "half ".equals(m.path("params").path("update").path("content").path("text").asText()), Duration.ofSeconds(10));
+        a.process().destroyForcibly().waitFor();
+
+        AgentProcess b = agent();
+        JsonNode r = b.call("session/load", setup(ws).put("sessionId", id));
+        assertTrue(r.has("result"), r.toString());
+        List<JsonNode> replay = b.updates(id);
+        assertEquals("first|second", text(replay, "user_message_chunk"));
+        assertEquals("complete answer", text(replay, "agent_message_chunk"));
+        model.enqueue(Script.textReply("recovered"));
+        JsonNode next = b.call("session/prompt", prompt(id, "third"));
+        assertEquals("end_turn", next.path("result").path("stopReason").asText(), next.toString());
+    }
+
+    @Test
+    void killedMidToolCallReplaysItAsFailedAndTheConversationGoesOn() throws Exception {
+        AgentProcess a = agent();
+        String id = newSession(a);
+        a.call("session/set_mode", Json.object().put("sessionId", id).put("modeId", "full-access"));
+        model.enqueue(Script.reply().text("Let me wait.").toolCall("call_sleep", "run_shell_command", "{\"command\":\"echo started; sleep 30\"}"));
+        a.start("session/prompt", prompt(id, "wait for me"));
+        a.await(m -> m.path("params").path("update").path("content").toString().contains("started"), Duration.ofSeconds(10));
+        a.process().descendants().forEach(ProcessHandle::destroyForcibly); // the shell would be orphaned by kill -9
+        a.process().destroyForcibly().waitFor();
+
+        AgentProcess b = agent();
+        assertTrue(b.call("session/load", setup(ws).put("sessionId", id)).has("result"));
+        List<JsonNode> replay = b.updates(id);
+        assertEquals("wait for me", text(replay, "user_message_chunk"));
+        assertEquals("Let me wait.", text(replay, "agent_message_chunk"));
+        JsonNode call = replay.stream().filter(u -> "tool_call".equals(u.path("sessionUpdate").asText())).findFirst().orElseThrow();
+        assertEquals("call_sleep", call.path("toolCallId").asText());
+        assertEquals("failed", call.path("status").asText(), "a tool cut off by the kill is not shown as running");
+        model.enqueue(Script.textReply("carrying on"));
+        JsonNode next = b.call("session/prompt", prompt(id, "are you there?"));
+        assertEquals("end_turn", next.path("result").path("stopReason").asText(), next.toString());
+        String sent = model.lastRequest().messages().toString();
+        assertTrue(sent.contains("call_sleep") && sent.contains("Not run"), "the interrupted call has a result for the model: " + sent);
+    }
+
+    @Test
+    void resumeFlagReopensTheLatestSessionOfTheDirectory() throws Exception {
+        AgentProcess a = agent();
+        String id = newSession(a);
+        model.enqueue(Script.textReply("hello there"));
+        a.call("session/prompt", prompt(id, "greet me"));
+        a.closeStdin();
+        a.awaitExit(Duration.ofSeconds(3));
+
+        AgentProcess b = agent("--resume");
+        JsonNode r = b.call("session/new", setup(ws));
+        assertEquals(id, r.path("result").path("sessionId").asText());
+        assertEquals("greet me", text(b.updates(id), "user_message_chunk"));
+        JsonNode fresh = b.call("session/new", setup(ws));
+        assertNotEquals(id, fresh.path("result").path("sessionId").asText(), "only the first session/new resumes");
+
+        AgentProcess c = agent("--resume", id.substring(0, 8));
+        assertEquals(-32600, c.call("session/load", setup(ws).put("sessionId", "x")).path("error").path("code").asInt());
+        // b still holds the session: --resume falls back to a fresh one with a warning
+        JsonNode d = c.call("session/new", setup(ws));
+        assertNotEquals(id, d.path("result").path("sessionId").asText());
+        assertTrue(c.stderr().contains("--resume"), c.stderr());
+
+        AgentProcess e = agent("--resume", "no-such-id");
+        assertTrue(e.call("session/new", setup(ws)).has("result"));
+        assertTrue(e.stderr().contains("no-such-id"), e.stderr());
+    }
+}

@@ -1,0 +1,57 @@
+package cn.agentao.agent.tools;
+
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.CancellationSource;
+
+import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.protocol.ToolCallContent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Contexts and helpers for tool tests: real files, real processes. */
+final class ToolTestSupport {
+    private ToolTestSupport() {}
+
+    static SimpleToolContext context(Path cwd) {
+        return context(cwd, new CancellationSource());
+    }
+
+    static SimpleToolContext context(Path cwd, Cancellation cancellation) {
+        return new SimpleToolContext("s1", cwd, List.of(cwd), new LocalFileAccess(), new LocalCommandRunner(),
+                UserQuestions.UNAVAILABLE, cancellation);
+    }
+
+    static JsonNode json(String text) {
+        try {
+            return Json.MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    /** Prepares and runs a call with no permission check. */
+    static ToolResult run(Tool tool, ToolContext ctx, String args) throws Exception {
+        return tool.prepare(json(args), ctx).run(ToolProgress.NONE);
+    }
+
+    /** Records every progress update. */
+    static final class RecordingProgress implements ToolProgress {
+        final List<List<ToolCallContent>> updates = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void show(List<ToolCallContent> wholeContent) {
+            updates.add(wholeContent);
+        }
+
+        String lastText() {
+            if (updates.isEmpty()) return "";
+            ToolCallContent c = updates.get(updates.size() - 1).get(0);
+            return c instanceof ToolCallContent.Content content
+                    ? ((cn.agentao.agent.protocol.ContentBlock.Text) content.content()).text() : "";
+        }
+    }
+}
