@@ -8,8 +8,14 @@
 // The agent inherits this process's environment (point it at a model there: OPENAI_BASE_URL, ...). The model
 // must answer these prompts (FakeModelServer rules keyed on the last user message):
 //   "interop: stream please"   -> a streamed text answer of several chunks
-//   "interop: write a file"    -> a write_file tool call (then any text once the tool result comes back);
-//                                 with --expect-tool-call the agent must announce it (tool_call ... completed/failed)
+//   "interop: write a file"    -> a write_file tool call that needs permission (then any text once the tool
+//                                 result comes back); the client answers allow_once
+//   "interop: write refused"   -> the same kind of call; the client answers reject_once (sent only with
+//                                 --expect-permission)
+//   "interop: write then cancel" -> the same kind of call; the client leaves the question open and cancels
+//                                 the turn (only with --expect-permission)
+// With --expect-tool-call the agent must announce the call (tool_call ... completed/failed); with
+// --expect-permission it must ask first (tool_call pending -> session/request_permission, same toolCallId).
 //   "interop: talk for long"   -> a slow, long stream (it is cancelled after its first chunk)
 //   "interop: after resume"    -> any text
 // Steps: initialize, session/new, streamed answer, tool call with a permission question answered allow_once,
@@ -28,12 +34,14 @@ import { AcpSchema, ConnectionChecker } from "./acp-schema.mjs";
 export const PROMPTS = {
   stream: "interop: stream please",
   tool: "interop: write a file",
+  toolRejected: "interop: write refused",
+  toolCancelled: "interop: write then cancel",
   cancel: "interop: talk for long",
   afterResume: "interop: after resume",
 };
 
 function parseArgs(argv) {
-  const opts = { cwd: process.cwd(), timeoutMs: 90_000, expectToolCall: false, agent: [] };
+  const opts = { cwd: process.cwd(), timeoutMs: 90_000, expectToolCall: false, expectPermission: false, agent: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--") {
@@ -42,10 +50,11 @@ function parseArgs(argv) {
     } else if (a === "--cwd") opts.cwd = argv[++i];
     else if (a === "--timeout-ms") opts.timeoutMs = Number(argv[++i]);
     else if (a === "--expect-tool-call") opts.expectToolCall = true;
+    else if (a === "--expect-permission") opts.expectPermission = opts.expectToolCall = true;
     else throw new Error(`unknown option ${a}`);
   }
   if (opts.agent.length === 0) {
-    throw new Error("usage: sdk-session.mjs --cwd DIR [--timeout-ms N] [--expect-tool-call] -- AGENT_CMD [ARGS...]");
+    throw new Error("usage: sdk-session.mjs --cwd DIR [--timeout-ms N] [--expect-tool-call] [--expect-permission] -- AGENT_CMD [ARGS...]");
   }
   if (!isAbsolute(opts.cwd)) opts.cwd = resolve(opts.cwd);
   return opts;
@@ -121,15 +130,25 @@ const tappedStdin = new WritableStream({
 const updates = []; // every session/update the SDK delivered: {sessionId, update}
 const permissionRequests = [];
 const fsCalls = [];
+let permissionAnswer = "allow_once"; // the option kind the user picks, set per step ("hold": no answer)
+const heldQuestion = {};
+heldQuestion.promise = new Promise((res) => (heldQuestion.resolve = res));
 const app = client({ name: "agent-interop" })
   .onNotification(methods.client.session.update, ({ params }) => {
     updates.push({ sessionId: params.sessionId, update: params.update });
   })
-  .onRequest(methods.client.session.requestPermission, ({ params }) => {
+  .onRequest(methods.client.session.requestPermission, async ({ params, signal, requestId }) => {
     permissionRequests.push(params);
-    const allow = params.options.find((o) => o.kind === "allow_once");
-    if (!allow) return { outcome: { outcome: "cancelled" } };
-    return { outcome: { outcome: "selected", optionId: allow.optionId } };
+    if (permissionAnswer === "hold") {
+      // the user does not answer; the turn gets cancelled, and the agent must withdraw this question
+      heldQuestion.resolve(requestId);
+      await new Promise((res) => (signal.aborted ? res() : signal.addEventListener("abort", res)));
+      heldQuestion.aborted = true;
+      return { outcome: { outcome: "cancelled" } };
+    }
+    const chosen = params.options.find((o) => o.kind === permissionAnswer);
+    if (!chosen) return { outcome: { outcome: "cancelled" } };
+    return { outcome: { outcome: "selected", optionId: chosen.optionId } };
   })
   .onRequest(methods.client.fs.readTextFile, ({ params }) => {
     fsCalls.push({ method: "fs/read_text_file", params });
@@ -193,6 +212,84 @@ function updatesAfterResponse(id, sessionId) {
 
 const lastRequestId = (method) => [...events].reverse().find((e) => e.dir === "in" && e.msg?.method === method)?.msg.id;
 
+/** One prompt whose model answer is a tool call; the permission question (if any) gets `answer`. */
+async function toolRound(session, prompt, answer) {
+  permissionAnswer = answer;
+  const permissionsBefore = permissionRequests.length;
+  const fsBefore = fsCalls.length;
+  const eventsBefore = events.length;
+  const turn = await runPrompt(session, prompt);
+  const toolUpdates = turn.updates.filter((u) => ["tool_call", "tool_call_update"].includes(u.update.sessionUpdate)).map((u) => u.update);
+  const asked = permissionRequests.slice(permissionsBefore);
+  const r = {
+    stopReason: turn.stopReason,
+    answer,
+    toolCalls: toolUpdates.map((u) => ({ sessionUpdate: u.sessionUpdate, toolCallId: u.toolCallId, title: u.title, kind: u.kind, status: u.status })),
+    permissionRequests: asked.map((p) => ({ toolCallId: p.toolCall?.toolCallId, title: p.toolCall?.title, options: p.options.map((o) => `${o.optionId}:${o.kind}`) })),
+    fsCalls: fsCalls.slice(fsBefore),
+    text: textOf(turn.updates, "agent_message_chunk").join(""),
+    final: null,
+  };
+  check(turn.stopReason === "end_turn", `tool turn "${prompt}" ends with end_turn`, turn.stopReason);
+  const started = toolUpdates.find((u) => u.sessionUpdate === "tool_call");
+  if (opts.expectToolCall) check(started, `a tool_call update announces the tool ("${prompt}")`, r.toolCalls);
+  if (started) {
+    check(started.status === undefined || started.status === "pending", "the tool call starts pending", started.status);
+    const finals = toolUpdates.filter((u) => u.toolCallId === started.toolCallId && ["completed", "failed"].includes(u.status));
+    check(finals.length === 1, "the tool call reaches completed or failed exactly once", r.toolCalls);
+    r.final = finals[0]?.status ?? null;
+    if (opts.expectPermission) check(asked.length === 1, `one permission question for "${prompt}"`, r.permissionRequests);
+    for (const p of asked) {
+      check(p.toolCall?.toolCallId === started.toolCallId, "the permission question names the announced tool call", p.toolCall);
+      const kinds = p.options.map((o) => o.kind);
+      check(kinds.includes("allow_once") && kinds.includes("reject_once"), "permission options offer allow_once and reject_once", kinds);
+    }
+    // wire order: tool_call (pending) -> session/request_permission -> tool_call_update
+    const wire = events.slice(eventsBefore).filter((e) => e.dir === "out" && e.msg);
+    const at = (pred) => wire.findIndex(pred);
+    const announced = at((e) => e.msg.method === "session/update" && e.msg.params?.update?.sessionUpdate === "tool_call" && e.msg.params.update.toolCallId === started.toolCallId);
+    const question = at((e) => e.msg.method === "session/request_permission");
+    const firstUpdate = at((e) => e.msg.method === "session/update" && e.msg.params?.update?.sessionUpdate === "tool_call_update" && e.msg.params.update.toolCallId === started.toolCallId);
+    r.wireOrder = { announced, question, firstUpdate };
+    if (question >= 0) check(announced >= 0 && announced < question && question < firstUpdate, "tool_call, then the permission question, then tool_call_update", r.wireOrder);
+  }
+  r.lateUpdates = updatesAfterResponse(lastRequestId("session/prompt"), session.sessionId);
+  check(r.lateUpdates?.length === 0, `no update of "${prompt}" after its response`, r.lateUpdates);
+  return r;
+}
+
+/** A tool call waits on a permission question the user never answers; the client cancels the turn. */
+async function cancelDuringQuestion(ctx, session) {
+  permissionAnswer = "hold";
+  const eventsBefore = events.length;
+  const response = session.prompt(PROMPTS.toolCancelled);
+  response.catch(() => {});
+  const questionId = await withTimeout(heldQuestion.promise, 30_000, "the permission question of the cancel step");
+  const cancelledAt = Date.now();
+  await ctx.notify(methods.agent.session.cancel, { sessionId: session.sessionId });
+  let stop;
+  for (;;) {
+    const m = await withTimeout(session.nextUpdate(), 30_000, "end of the cancelled tool turn");
+    if (m.kind === "stop") {
+      stop = m;
+      break;
+    }
+  }
+  const wire = events.slice(eventsBefore).filter((e) => e.dir === "out" && e.msg);
+  const withdrawn = wire.some((e) => e.msg.method === "$/cancel_request" && e.msg.params?.requestId === questionId);
+  const finals = wire
+    .filter((e) => e.msg.method === "session/update" && e.msg.params?.update?.sessionUpdate === "tool_call_update" && ["completed", "failed"].includes(e.msg.params.update.status))
+    .map((e) => e.msg.params.update.status);
+  const r = { stopReason: stop.stopReason, msFromCancelToResponse: Date.now() - cancelledAt, questionId, withdrawn, finals };
+  check(stop.stopReason === "cancelled", "cancelling during a permission question answers stopReason cancelled", stop.stopReason);
+  check(withdrawn, "the agent withdraws its open permission question with $/cancel_request", r);
+  check(finals.length === 1 && finals[0] === "failed", "the tool call waiting for permission ends failed", finals);
+  r.lateUpdates = updatesAfterResponse(lastRequestId("session/prompt"), session.sessionId);
+  check(r.lateUpdates?.length === 0, "no update after the cancelled tool turn's response", r.lateUpdates);
+  permissionAnswer = "allow_once";
+  return r;
+}
+
 async function workflow(ctx) {
   const S = summary.steps;
   // initialize
@@ -226,32 +323,14 @@ async function workflow(ctx) {
   S.stream.lateUpdates = updatesAfterResponse(lastRequestId("session/prompt"), sessionId);
   check(S.stream.lateUpdates?.length === 0, "no update of the turn after its session/prompt response", S.stream.lateUpdates);
 
-  // a tool call; a permission question (when the agent asks) is answered allow_once
-  const permissionsBefore = permissionRequests.length;
-  const tool = await runPrompt(session, PROMPTS.tool);
-  const toolUpdates = tool.updates.filter((u) => ["tool_call", "tool_call_update"].includes(u.update.sessionUpdate)).map((u) => u.update);
-  const asked = permissionRequests.slice(permissionsBefore);
-  S.tool = {
-    stopReason: tool.stopReason,
-    toolCalls: toolUpdates.map((u) => ({ sessionUpdate: u.sessionUpdate, toolCallId: u.toolCallId, title: u.title, kind: u.kind, status: u.status })),
-    permissionRequests: asked.map((p) => ({ toolCallId: p.toolCall?.toolCallId, options: p.options.map((o) => `${o.optionId}:${o.kind}`) })),
-    fsCalls: [...fsCalls],
-    text: textOf(tool.updates, "agent_message_chunk").join(""),
-  };
-  check(tool.stopReason === "end_turn", "tool turn ends with end_turn", tool.stopReason);
-  const started = toolUpdates.find((u) => u.sessionUpdate === "tool_call");
-  if (opts.expectToolCall) check(started, "a tool_call update announces the tool", S.tool.toolCalls);
-  if (started) {
-    const final = toolUpdates.filter((u) => u.toolCallId === started.toolCallId && ["completed", "failed"].includes(u.status));
-    check(final.length >= 1, "the tool call reaches completed or failed", S.tool.toolCalls);
-    for (const p of asked) {
-      check(p.toolCall?.toolCallId === started.toolCallId, "the permission question names the announced tool call", p.toolCall);
-      const kinds = p.options.map((o) => o.kind);
-      check(kinds.includes("allow_once") && kinds.some((k) => k.startsWith("reject")), "permission options offer allow_once and a reject", kinds);
-    }
+  // a tool call; the permission question is answered allow_once (then, for a second call, reject_once)
+  S.tool = await toolRound(session, PROMPTS.tool, "allow_once");
+  if (opts.expectPermission) {
+    S.toolRejected = await toolRound(session, PROMPTS.toolRejected, "reject_once");
+    if (S.toolRejected.final) check(S.toolRejected.final === "failed", "a rejected tool call ends failed", S.toolRejected.toolCalls);
   }
-  S.tool.lateUpdates = updatesAfterResponse(lastRequestId("session/prompt"), sessionId);
-  check(S.tool.lateUpdates?.length === 0, "no update of the tool turn after its response", S.tool.lateUpdates);
+  if (S.tool.final && opts.expectPermission) check(S.tool.final === "completed", "an allowed tool call completes", S.tool.toolCalls);
+  if (opts.expectPermission) S.toolCancelled = await cancelDuringQuestion(ctx, session);
 
   // cancel during a streamed answer
   let cancelledAt = 0;
@@ -325,10 +404,10 @@ async function workflow(ctx) {
     replayAfterResponse,
   };
   check(S.load.userText.some((t) => t.includes(PROMPTS.stream)), "session/load replays the user's prompt", S.load.userText);
-  check(S.load.userText.some((t) => t.includes(PROMPTS.tool)), "session/load replays the second prompt", S.load.userText);
+  check(S.load.userText.some((t) => t.includes(PROMPTS.tool)), "session/load replays the tool prompt", S.load.userText);
   check(S.load.agentText.includes(S.stream.text), "session/load replays the agent's answer", { replayed: S.load.agentText, original: S.stream.text });
   check(replayAfterResponse.length === 0, "the whole replay comes before the session/load response", replayAfterResponse);
-  if (started) check(S.load.replayedKinds.includes("tool_call"), "session/load replays the tool call", S.load.replayedKinds);
+  if (S.tool.toolCalls.length) check(S.load.replayedKinds.includes("tool_call"), "session/load replays the tool call", S.load.replayedKinds);
 
   // close, then resume: no replay, and the conversation goes on
   await ctx.request(methods.agent.session.close, { sessionId });

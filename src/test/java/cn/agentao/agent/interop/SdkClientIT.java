@@ -27,10 +27,10 @@ import static org.junit.jupiter.api.Assertions.*;
 class SdkClientIT {
     static final String STREAM = "interop: stream please";
     static final String TOOL = "interop: write a file";
+    static final String TOOL_REJECTED = "interop: write refused";
+    static final String TOOL_CANCELLED = "interop: write then cancel";
     static final String CANCEL = "interop: talk for long";
     static final String AFTER_RESUME = "interop: after resume";
-    /** Whether the agent has its built-in tools (write_file) yet: then the tool call must be announced. */
-    static final boolean BUILT_IN_TOOLS = false;
 
     @TempDir
     Path dir;
@@ -51,7 +51,7 @@ class SdkClientIT {
 
     JsonNode runDriver() throws Exception {
         List<String> cmd = Interop.node("sdk-session.mjs", "--cwd", ws.toString(), "--timeout-ms", "100000");
-        if (BUILT_IN_TOOLS) cmd.add("--expect-tool-call");
+        cmd.add("--expect-permission");
         cmd.addAll(List.of("--", Interop.agentCommand().toString(), "--acp"));
         Interop.Result r = Interop.run(cmd,
                 Interop.agentEnvironment(model.openAiEnvironment(), dir), ws, Duration.ofSeconds(120));
@@ -62,6 +62,7 @@ class SdkClientIT {
             throw new AssertionError("sdk-session.mjs printed no JSON summary (exit " + r.exitCode() + ")\nstdout:\n"
                     + r.stdout() + "\nstderr:\n" + Interop.tail(r.stderr()));
         }
+        System.out.println("sdk-session.mjs summary:\n" + summary.toPrettyString());
         if (r.exitCode() != 0 || !summary.path("ok").asBoolean()) {
             fail("the SDK session failed (exit " + r.exitCode() + "): " + summary.path("failures").toPrettyString()
                     + "\nschema violations: " + summary.path("schema").path("violations").toPrettyString()
@@ -74,10 +75,17 @@ class SdkClientIT {
     void fullSessionThroughTheOfficialSdk() throws Exception {
         model.whenEmptyFail();
         model.when(lastUserMessageContains(STREAM)).replyAlways(Script.reply().text("Hello", " from", " the", " fake", " model"));
-        String args = Json.object().put("path", ws.resolve("hello.txt").toString()).put("content", "hi from interop\n").toString();
+        // writes outside the workspace are asked every time (docs/permissions.md), so each call asks
+        Path outside = Files.createDirectories(dir.resolve("outside"));
         model.when(lastUserMessageContains(TOOL)).reply(
-                Script.reply().toolCall("call_w1", "write_file", args),
+                Script.reply().toolCall("call_w1", "write_file", writeArgs(outside.resolve("hello.txt"))),
                 Script.textReply("wrote it"));
+        model.when(lastUserMessageContains(TOOL_REJECTED)).reply(
+                Script.reply().toolCall("call_w2", "write_file", writeArgs(outside.resolve("refused.txt"))),
+                Script.textReply("understood, not written"));
+        model.when(lastUserMessageContains(TOOL_CANCELLED)).reply(
+                Script.reply().toolCall("call_w3", "write_file", writeArgs(outside.resolve("cancelled.txt"))),
+                Script.textReply("should not be asked for"));
         model.when(lastUserMessageContains(CANCEL)).reply(Script.reply().text("first ").delay(200).repeatedText("more ", 300));
         model.when(lastUserMessageContains(AFTER_RESUME)).replyAlways(Script.textReply("resumed fine"));
 
@@ -90,13 +98,23 @@ class SdkClientIT {
 
         assertEquals("Hello from the fake model", steps.path("stream").path("text").asText());
         assertEquals(5, steps.path("stream").path("chunks").size(), "one agent_message_chunk per model delta");
-        assertEquals("end_turn", steps.path("tool").path("stopReason").asText());
-        if (BUILT_IN_TOOLS) assertTrue(steps.path("tool").path("toolCalls").size() >= 1, steps.path("tool").toString());
+        JsonNode tool = steps.path("tool");
+        assertEquals("end_turn", tool.path("stopReason").asText());
+        assertEquals(1, tool.path("permissionRequests").size(), tool.toString());
+        assertEquals("call_w1", tool.path("permissionRequests").get(0).path("toolCallId").asText(), tool.toString());
+        assertEquals("completed", tool.path("final").asText(), tool.toString());
+        assertEquals("hi from interop\n", Files.readString(outside.resolve("hello.txt")), "allowed once, so written");
+        assertEquals("failed", steps.path("toolRejected").path("final").asText(), steps.path("toolRejected").toString());
+        assertFalse(Files.exists(outside.resolve("refused.txt")), "rejected, so not written");
+        JsonNode cancelled = steps.path("toolCancelled");
+        assertEquals("cancelled", cancelled.path("stopReason").asText(), cancelled.toString());
+        assertTrue(cancelled.path("withdrawn").asBoolean(), "the open question was withdrawn: " + cancelled);
+        assertFalse(Files.exists(outside.resolve("cancelled.txt")), "cancelled while asking, so not written");
         assertEquals("cancelled", steps.path("cancel").path("stopReason").asText());
         assertTrue(steps.path("cancel").path("msFromCancelToResponse").asLong() < 2000, steps.path("cancel").toString());
 
         JsonNode load = steps.path("load");
-        assertEquals(List.of(STREAM, TOOL, CANCEL), texts(load.path("userText")), "replayed user messages");
+        assertEquals(List.of(STREAM, TOOL, TOOL_REJECTED, TOOL_CANCELLED, CANCEL), texts(load.path("userText")), "replayed user messages");
         assertTrue(load.path("agentText").asText().startsWith("Hello from the fake model"), load.toString());
         assertEquals(0, steps.path("resume").path("replayedMessages").asInt(-1));
         assertEquals("resumed fine", steps.path("resume").path("text").asText());
@@ -106,6 +124,10 @@ class SdkClientIT {
         assertEquals(AFTER_RESUME, last.lastUserMessage());
         String history = last.messages().toString();
         assertTrue(history.contains(STREAM) && history.contains("Hello from the fake model"), history);
+    }
+
+    static String writeArgs(Path path) {
+        return Json.object().put("path", path.toString()).put("content", "hi from interop\n").toString();
     }
 
     static List<String> texts(JsonNode array) {
