@@ -16,7 +16,9 @@ if (directed) args.shift();
 const text = readFileSync(args[0] ?? 0, "utf8");
 const schema = new AcpSchema();
 const checker = new ConnectionChecker(schema);
-const pendingAgentRequests = new Set();
+const pendingAgentRequests = new Map(); // id key -> sequence number
+const clientRequestSeq = new Map(); // id key -> sequence number of the latest client request with that id
+let seq = 0;
 let clientMessages = 0;
 const skipped = [];
 
@@ -48,15 +50,24 @@ for (const line of text.split("\n")) {
     if (fromClient) {
       clientMessages++;
       checker.clientSent(msg);
+      if ("id" in msg) clientRequestSeq.set(ConnectionChecker.key(msg.id), ++seq);
     } else {
-      if ("id" in msg) pendingAgentRequests.add(ConnectionChecker.key(msg.id));
+      if ("id" in msg) pendingAgentRequests.set(ConnectionChecker.key(msg.id), ++seq);
       checker.agentLine(line);
     }
   } else {
+    // Both sides number their requests from small integers, so one id may be pending both ways (the client's
+    // session/prompt 2 and the agent's terminal/create 2). Requests nest: the newer one is answered first.
     const k = ConnectionChecker.key(msg.id);
-    if (checker.pendingClientRequests.has(k)) checker.agentLine(line);
-    else if (pendingAgentRequests.delete(k)) clientMessages++;
-    else checker.agentLine(line); // reported as an answer to an unknown id
+    const clientPending = checker.pendingClientRequests.has(k);
+    const agentPending = pendingAgentRequests.has(k);
+    const answersAgent = agentPending && (!clientPending || pendingAgentRequests.get(k) > (clientRequestSeq.get(k) ?? 0));
+    if (answersAgent) {
+      pendingAgentRequests.delete(k);
+      clientMessages++;
+    } else {
+      checker.agentLine(line); // an agent response (or an answer to an unknown id, reported)
+    }
   }
 }
 

@@ -51,7 +51,11 @@ class AcpxIT {
 
     /** Parses acpx's --format json output (one JSON-RPC message per line) and validates the agent's side. */
     List<JsonNode> transcript(Interop.Result r) throws Exception {
-        assertEquals(0, r.exitCode(), "acpx exit code; stdout:\n" + r.stdout() + "\nstderr:\n" + Interop.tail(r.stderr()));
+        return transcript(r, 0);
+    }
+
+    List<JsonNode> transcript(Interop.Result r, int exitCode) throws Exception {
+        assertEquals(exitCode, r.exitCode(), "acpx exit code; stdout:\n" + r.stdout() + "\nstderr:\n" + Interop.tail(r.stderr()));
         List<JsonNode> messages = new ArrayList<>();
         for (String line : r.stdout().split("\n")) {
             if (line.isBlank()) continue;
@@ -114,6 +118,41 @@ class AcpxIT {
         assertTrue(t.stream().anyMatch(m -> "current_mode_update".equals(m.path("params").path("update").path("sessionUpdate").asText())
                 && "read-only".equals(m.path("params").path("update").path("currentModeId").asText())), "current_mode_update sent");
         assertEquals("reading only", answer(t));
+    }
+
+    /** write_file into the workspace is allowed without asking; a shell command that changes things asks. */
+    @Test
+    void approveAllLetsTheAskedCommandRun() throws Exception {
+        model.when(lastUserMessageContains("make a file")).reply(
+                Script.reply().toolCall("call_s1", "run_shell_command", Json.object().put("command", "touch made-by-shell.txt").toString()),
+                Script.textReply("made it"));
+        List<JsonNode> t = transcript(acpx("--format", "json", "--approve-all", "exec", "make a file"));
+        assertTrue(t.stream().anyMatch(m -> "session/request_permission".equals(m.path("method").asText())), "asked first");
+        assertEquals("completed", finalStatus(t, "call_s1"));
+        assertTrue(Files.exists(ws.resolve("made-by-shell.txt")), "approved, so run");
+        assertEquals("made it", answer(t));
+    }
+
+    @Test
+    void denyAllKeepsTheCommandFromRunning() throws Exception {
+        model.when(lastUserMessageContains("make a file")).reply(
+                Script.reply().toolCall("call_s2", "run_shell_command", Json.object().put("command", "touch denied.txt").toString()),
+                Script.textReply("fine, I won't"));
+        // acpx exits 5 (PERMISSION_DENIED) when every permission question was denied
+        List<JsonNode> t = transcript(acpx("--format", "json", "--deny-all", "exec", "make a file"), 5);
+        assertTrue(t.stream().anyMatch(m -> "session/request_permission".equals(m.path("method").asText())), "asked first");
+        assertEquals("failed", finalStatus(t, "call_s2"));
+        assertFalse(Files.exists(ws.resolve("denied.txt")), "denied, so not run");
+        assertEquals("end_turn", resultOf(t, "session/prompt").path("stopReason").asText());
+    }
+
+    static String finalStatus(List<JsonNode> messages, String toolCallId) {
+        String status = null;
+        for (JsonNode m : messages) {
+            JsonNode u = m.path("params").path("update");
+            if (toolCallId.equals(u.path("toolCallId").asText()) && u.has("status")) status = u.path("status").asText();
+        }
+        return status;
     }
 
     @Test
