@@ -1,0 +1,105 @@
+package cn.agentao.agent.interop;
+
+import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.testing.AgentProcess;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.Script;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** ACP v1 MUSTs (docs/conformance.md) that no other test covers, each against the real process. */
+class ConformanceIT {
+    @TempDir
+    Path dir;
+    FakeModelServer model;
+    AgentProcess agent;
+    Path ws;
+
+    @BeforeEach
+    void start() throws Exception {
+        model = FakeModelServer.start();
+        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
+        env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
+        agent = AgentProcess.start(env, "--acp");
+        ws = Files.createDirectories(dir.resolve("ws")).toRealPath();
+        JsonNode init = agent.call("initialize", Json.object().put("protocolVersion", 1).set("clientCapabilities", Json.object()));
+        assertTrue(init.has("result"), init.toString());
+    }
+
+    @AfterEach
+    void stop() {
+        try {
+            assertEquals(List.of(), agent.violations(), "stdout must hold only JSON-RPC");
+        } finally {
+            agent.close();
+            model.close();
+        }
+    }
+
+    String newSession() throws Exception {
+        ObjectNode p = Json.object().put("cwd", ws.toString());
+        p.putArray("mcpServers");
+        JsonNode r = agent.call("session/new", p);
+        assertTrue(r.has("result"), r.toString());
+        return r.path("result").path("sessionId").asText();
+    }
+
+    /** CloseSessionRequest: "the agent must cancel any ongoing work (as if session/cancel was called)". */
+    @Test
+    void closingASessionCancelsItsRunningTurn() throws Exception {
+        model.enqueue(Script.reply().text("thinking...").hang());
+        String id = newSession();
+        ObjectNode prompt = Json.object().put("sessionId", id);
+        prompt.putArray("prompt").addObject().put("type", "text").put("text", "work for a long time");
+        long rid = agent.start("session/prompt", prompt);
+        agent.await(m -> "agent_message_chunk".equals(m.path("params").path("update").path("sessionUpdate").asText()), Duration.ofSeconds(10));
+        JsonNode closed = agent.call("session/close", Json.object().put("sessionId", id));
+        assertTrue(closed.has("result"), closed.toString());
+        JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(5));
+        assertEquals("cancelled", response.path("result").path("stopReason").asText(), response.toString());
+        assertTrue(model.lastRequest().awaitClientDisconnect(Duration.ofSeconds(2)), "the model call was stopped");
+        JsonNode after = agent.call("session/prompt", prompt);
+        assertTrue(after.has("error"), "the session is gone: " + after);
+    }
+
+    /** PromptRequest.prompt: "the Agent MUST support text and resource_link content blocks". */
+    @Test
+    void textAndResourceLinkBlocksAreAccepted() throws Exception {
+        model.enqueue(Script.textReply("seen"));
+        String id = newSession();
+        ObjectNode prompt = Json.object().put("sessionId", id);
+        prompt.putArray("prompt")
+                .add(Json.object().put("type", "text").put("text", "look at this"))
+                .add(Json.object().put("type", "resource_link").put("uri", "file://" + ws + "/notes.md").put("name", "notes.md"));
+        JsonNode r = agent.call("session/prompt", prompt);
+        assertEquals("end_turn", r.path("result").path("stopReason").asText(), r.toString());
+        String sent = model.lastRequest().messages().toString();
+        assertTrue(sent.contains("look at this") && sent.contains("notes.md"), sent);
+    }
+
+    /** RequestId: "The Server MUST reply with the same value in the Response object" (strings, big and negative numbers). */
+    @Test
+    void responsesCarryTheRequestIdUnchanged() throws Exception {
+        List<String> ids = List.of("\"abc\"", "\"\"", "\"\\u00e9\\ud83d\\ude00\"", "-7", "0", "9223372036854775807",
+                "123456789012345678901234567890", "\"" + "k".repeat(10_000) + "\"");
+        for (String id : ids) {
+            agent.sendRaw("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"session/list\",\"params\":{}}");
+            JsonNode expected = Json.MAPPER.readTree(id);
+            JsonNode r = agent.await(m -> !m.has("method") && expected.equals(m.get("id")), Duration.ofSeconds(10));
+            assertTrue(r.has("result"), r.toString());
+        }
+    }
+}
