@@ -470,6 +470,13 @@ async function finish() {
   };
   check(checker.violations.length === 0, "every agent message matches the ACP v1 schema", `${checker.violations.length} violation(s)`);
   check(checker.pendingClientRequests.size === 0, "every client request was answered", summary.schema.unansweredRequests);
+  // capability-gated traffic: this client advertised fs but not terminal, session.notices or session.compaction
+  const gated = events
+    .filter((e) => e.dir === "out" && e.msg)
+    .filter((e) => (typeof e.msg.method === "string" && e.msg.method.startsWith("terminal/"))
+      || ["notice", "compaction_update", "compaction_summary_chunk"].includes(e.msg.params?.update?.sessionUpdate))
+    .map((e) => e.msg.method + " " + (e.msg.params?.update?.sessionUpdate ?? ""));
+  check(gated.length === 0, "nothing the client did not advertise (terminal/*, notice, compaction updates)", gated);
   const apiKey = process.env.OPENAI_API_KEY;
   if (apiKey && apiKey.length >= 4) check(!stderr.includes(apiKey), "the API key never appears on the agent's stderr");
   summary.ok = failures.length === 0;

@@ -131,6 +131,20 @@ class AcpxIT {
         assertEquals("completed", finalStatus(t, "call_s1"));
         assertTrue(Files.exists(ws.resolve("made-by-shell.txt")), "approved, so run");
         assertEquals("made it", answer(t));
+        // acpx advertises a terminal, so the command ran in it: embedded in the tool call before its release,
+        // and every terminal the agent created was released
+        List<String> created = new ArrayList<>();
+        for (JsonNode m : t) {
+            if (!m.has("method") && m.path("result").has("terminalId")) created.add(m.path("result").path("terminalId").asText());
+        }
+        assertFalse(created.isEmpty(), "the command ran in the client's terminal");
+        for (String terminal : created) {
+            int embedded = indexOf(t, m -> m.path("params").path("update").path("content").toString().contains(terminal));
+            int released = indexOf(t, m -> "terminal/release".equals(m.path("method").asText())
+                    && terminal.equals(m.path("params").path("terminalId").asText()));
+            assertTrue(released > 0, "terminal " + terminal + " released");
+            assertTrue(embedded > 0 && embedded < released, "terminal content embedded before the release");
+        }
     }
 
     @Test
@@ -144,6 +158,11 @@ class AcpxIT {
         assertEquals("failed", finalStatus(t, "call_s2"));
         assertFalse(Files.exists(ws.resolve("denied.txt")), "denied, so not run");
         assertEquals("end_turn", resultOf(t, "session/prompt").path("stopReason").asText());
+    }
+
+    static int indexOf(List<JsonNode> messages, java.util.function.Predicate<JsonNode> p) {
+        for (int i = 0; i < messages.size(); i++) if (p.test(messages.get(i))) return i;
+        return -1;
     }
 
     static String finalStatus(List<JsonNode> messages, String toolCallId) {
