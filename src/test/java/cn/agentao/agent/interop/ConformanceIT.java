@@ -75,6 +75,40 @@ class ConformanceIT {
         assertTrue(after.has("error"), "the session is gone: " + after);
     }
 
+    /**
+     * CancelNotification: on session/cancel the agent SHOULD "abort all tool call invocations in progress" and MUST
+     * answer stopReason cancelled. A running shell command (no client terminal) is killed, children included.
+     */
+    @Test
+    void cancelAbortsARunningShellCommand() throws Exception {
+        model.enqueue(Script.reply().toolCall("call_sleep", "run_shell_command",
+                Json.object().put("command", "sleep 30; touch late.txt").toString()), Script.textReply("never"));
+        String id = newSession();
+        agent.call("session/set_mode", Json.object().put("sessionId", id).put("modeId", "full-access")); // runs without asking
+        ObjectNode prompt = Json.object().put("sessionId", id);
+        prompt.putArray("prompt").addObject().put("type", "text").put("text", "wait for it");
+        long rid = agent.start("session/prompt", prompt);
+        agent.await(m -> "in_progress".equals(m.path("params").path("update").path("status").asText()), Duration.ofSeconds(10));
+        Thread.sleep(300);
+        assertTrue(agent.process().descendants().anyMatch(h -> h.info().commandLine().orElse("").contains("sleep 30")),
+                "the command is running");
+        long t0 = System.nanoTime();
+        agent.notify("session/cancel", Json.object().put("sessionId", id));
+        JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(10));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals("cancelled", response.path("result").path("stopReason").asText(), response.toString());
+        assertTrue(ms < 3000, "answered " + ms + " ms after the cancel");
+        String status = null;
+        for (JsonNode u : agent.updates(id)) {
+            if ("call_sleep".equals(u.path("toolCallId").asText()) && u.has("status")) status = u.path("status").asText();
+        }
+        assertEquals("failed", status, "the interrupted tool call ends failed");
+        Thread.sleep(500);
+        assertFalse(agent.process().descendants().anyMatch(h -> h.info().commandLine().orElse("").contains("sleep 30")),
+                "the command was killed");
+        assertFalse(Files.exists(ws.resolve("late.txt")));
+    }
+
     /** PromptRequest.prompt: "the Agent MUST support text and resource_link content blocks". */
     @Test
     void textAndResourceLinkBlocksAreAccepted() throws Exception {
