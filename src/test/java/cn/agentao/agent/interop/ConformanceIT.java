@@ -124,6 +124,34 @@ class ConformanceIT {
         assertTrue(sent.contains("look at this") && sent.contains("notes.md"), sent);
     }
 
+    /**
+     * PromptCapabilities: what initialize advertises (image, embeddedContext) is accepted and reaches the model;
+     * what it does not (audio) is refused with -32602.
+     */
+    @Test
+    void advertisedPromptCapabilitiesWork() throws Exception {
+        JsonNode caps = agent.call("initialize", Json.object().put("protocolVersion", 1).set("clientCapabilities", Json.object()))
+                .path("result").path("agentCapabilities").path("promptCapabilities");
+        assertTrue(caps.path("image").asBoolean() && caps.path("embeddedContext").asBoolean() && !caps.path("audio").asBoolean(), caps.toString());
+        model.enqueue(Script.textReply("nice picture"));
+        String id = newSession();
+        String png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+        ObjectNode prompt = Json.object().put("sessionId", id);
+        prompt.putArray("prompt")
+                .add(Json.object().put("type", "text").put("text", "what is this"))
+                .add(Json.object().put("type", "image").put("mimeType", "image/png").put("data", png))
+                .add(Json.object().put("type", "resource").set("resource",
+                        Json.object().put("uri", "file://" + ws + "/spec.txt").put("mimeType", "text/plain").put("text", "SPEC-CONTENT-42")));
+        JsonNode r = agent.call("session/prompt", prompt);
+        assertEquals("end_turn", r.path("result").path("stopReason").asText(), r.toString());
+        String sent = model.lastRequest().messages().toString();
+        assertTrue(sent.contains(png) && sent.contains("SPEC-CONTENT-42"), sent);
+
+        ObjectNode audio = Json.object().put("sessionId", id);
+        audio.putArray("prompt").add(Json.object().put("type", "audio").put("mimeType", "audio/wav").put("data", "UklGRg=="));
+        assertEquals(-32602, agent.call("session/prompt", audio).path("error").path("code").asInt());
+    }
+
     /** RequestId: "The Server MUST reply with the same value in the Response object" (strings, big and negative numbers). */
     @Test
     void responsesCarryTheRequestIdUnchanged() throws Exception {
