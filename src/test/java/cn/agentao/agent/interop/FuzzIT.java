@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -105,9 +106,13 @@ class FuzzIT {
         Path ws = Files.createDirectories(dir.resolve("ws")).toRealPath();
         try (FakeModelServer model = FakeModelServer.start()) {
             model.whenEmpty(Script.reply().text("o", "k"));
+            // the model is hostile too: odd tool calls (never destructive, see HostileLines.modelReplies)
+            HostileLines.modelReplies(seed, ws.toString(), 300).forEach(model::enqueue);
             Map<String, String> env = new HashMap<>(model.openAiEnvironment());
             env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
+            env.put("AGENT_MAX_MODEL_CALLS", "4");
             try (AgentProcess agent = AgentProcess.start(env, "--acp")) {
+                answerClientRequestsWithoutEverAllowing(agent, seed);
                 long pid = agent.process().pid();
                 AtomicLong maxRss = new AtomicLong();
                 AtomicBoolean sampling = new AtomicBoolean(true);
@@ -131,20 +136,24 @@ class FuzzIT {
                     sent.add(HostileLines.utf8(HostileLines.envelope("pre-" + m, m, Json.object()).toString()));
                 }
                 sent.add(HostileLines.utf8("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":1,\"clientCapabilities\":{}}}"));
-                for (byte[] b : sent) writeLine(stdin, b);
-                stdin.flush();
+                synchronized (agent) {
+                    for (byte[] b : sent) writeLine(stdin, b);
+                    stdin.flush();
+                }
                 agent.await(m -> "\"init\"".equals(m.path("id").toString()), Duration.ofSeconds(20));
 
                 // a few live sessions for the fuzz to aim at
                 List<String> sessions = new ArrayList<>();
-                for (int i = 0; i < 4; i++) {
+                for (int i = 0; i < 8; i++) {
                     ObjectNode p = Json.object().put("cwd", ws.toString());
                     p.putArray("mcpServers");
                     String id = "setup-" + i;
                     byte[] b = HostileLines.utf8(HostileLines.envelope(id, "session/new", p).toString());
                     sent.add(b);
-                    writeLine(stdin, b);
-                    stdin.flush();
+                    synchronized (agent) {
+                        writeLine(stdin, b);
+                        stdin.flush();
+                    }
                     JsonNode r = agent.await(m -> ("\"" + id + "\"").equals(m.path("id").toString()), Duration.ofSeconds(20));
                     assertTrue(r.has("result"), tag + r);
                     sessions.add(r.path("result").path("sessionId").asText());
@@ -161,8 +170,10 @@ class FuzzIT {
                     buf.writeBytes(line.bytes());
                     buf.write('\n');
                     if ((i + 1) % batch == 0 || i == count - 1) {
-                        stdin.write(buf.toByteArray());
-                        stdin.flush();
+                        synchronized (agent) { // the client handlers answer the agent through the same pipe
+                            stdin.write(buf.toByteArray());
+                            stdin.flush();
+                        }
                         buf.reset();
                         assertTrue(agent.process().isAlive(), tag + "the agent died after line " + i + "\nstderr:\n" + Interop.tail(agent.stderr()));
                     }
@@ -243,6 +254,15 @@ class FuzzIT {
                 assertTrue(rss > 0 && rss < RSS_LIMIT_KB, tag + "max RSS " + rss / 1024 + " MB");
 
                 validateAgainstSchema(sent, agent.stdoutLines(), tag);
+                // nothing was ever allowed: a command that needs a yes never ran, nothing landed outside the workspace
+                assertFalse(Files.exists(ws.resolve("made.txt")), tag + "a command that asks ran without a yes");
+                assertFalse(Files.exists(dir.resolve("outside.txt")), tag + "a write outside the workspace happened");
+                long toolCalls = messages.stream().filter(m -> "tool_call".equals(m.path("params").path("update").path("sessionUpdate").asText())).count();
+                long asked = messages.stream().filter(m -> "session/request_permission".equals(m.path("method").asText())).count();
+                System.out.println(tag + toolCalls + " tool calls from the fuzzed model, " + asked + " permission questions");
+                List<String> errors = agent.stderr().lines().filter(l -> l.contains("ERROR") || l.contains("WARN") || l.contains("Exception"))
+                        .filter(l -> !l.contains("dropping a response with unknown id")).limit(60).toList();
+                System.out.println(tag + "agent log errors:\n" + String.join("\n", errors));
 
                 // and a normal session still works
                 model.reset();
@@ -264,6 +284,34 @@ class FuzzIT {
                 agent.closeStdin();
                 assertEquals(0, agent.awaitExit(Duration.ofSeconds(15)), tag + "exit code after stdin EOF");
             }
+        }
+    }
+
+    /**
+     * The agent's questions to the client get odd but well-formed answers, never a yes: no tool the fuzzed model asks
+     * for runs unless the permission engine lets it run without asking. fs and terminal requests (the fuzzed
+     * initialize may advertise them) are refused or answered without touching the disk.
+     */
+    private static void answerClientRequestsWithoutEverAllowing(AgentProcess agent, long seed) {
+        Random r = new Random(seed ^ 0xC0FFEE);
+        java.util.function.Supplier<Integer> roll = () -> { synchronized (r) { return r.nextInt(5); } };
+        agent.onClientRequest("session/request_permission", p -> switch (roll.get()) {
+            case 0 -> Json.object().set("outcome", Json.object().put("outcome", "cancelled"));
+            case 1 -> Json.object().set("outcome", Json.object().put("outcome", "selected").put("optionId", "no-such-option"));
+            case 2 -> Json.object().put("outcome", "allow_once"); // malformed: must count as a rejection
+            case 3 -> null; // an error answer
+            default -> Json.object().set("outcome", Json.object().put("outcome", "selected").put("optionId", "reject_once"));
+        });
+        agent.onClientRequest("_agentao.cn/ask_user", p -> switch (roll.get()) {
+            case 0 -> Json.object().put("outcome", "answered").put("text", "fuzz answer");
+            case 1 -> Json.object().put("outcome", "cancelled");
+            case 2 -> Json.object().put("outcome", 7);
+            default -> null;
+        });
+        agent.onClientRequest("fs/read_text_file", p -> roll.get() < 2 ? Json.object().put("content", "fuzz\n") : null);
+        agent.onClientRequest("fs/write_text_file", p -> roll.get() < 2 ? Json.object() : null); // never written
+        for (String m : List.of("terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release")) {
+            agent.onClientRequest(m, p -> null);
         }
     }
 

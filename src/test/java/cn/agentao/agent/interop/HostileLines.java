@@ -161,8 +161,8 @@ final class HostileLines {
 
     private String pickWeighted() {
         int r = rnd.nextInt(100);
-        if (r < 30) return "session/prompt";
-        if (r < 45) return "session/cancel";
+        if (r < 36) return "session/prompt";
+        if (r < 40) return "session/cancel"; // rare enough that turns with tool calls get to finish
         if (r < 50) return "session/new";
         if (r < 55) return "session/list";
         if (r < 62) return "session/set_mode";
@@ -314,6 +314,48 @@ final class HostileLines {
         boolean notification = rnd.nextInt(3) == 0;
         ObjectNode m = envelope(notification ? null : freshId(), name, rnd.nextBoolean() ? Json.object() : null);
         return new Line(utf8(m.toString()), "unknown-method " + (notification ? "notification " : "") + name);
+    }
+
+    // ------------------------------------------------------------------ the model, as hostile as the client
+
+    /**
+     * Answers for the fake model: text, or tool calls with odd names and arguments (wrong types, malformed JSON,
+     * paths inside and outside the workspace). Nothing here is destructive even if it ran: the test's permission
+     * answers never allow, and what runs without asking stays inside {@code ws} or only reads.
+     */
+    static List<cn.agentao.agent.testing.Script> modelReplies(long seed, String ws, int n) {
+        Random r = new Random(seed ^ 0x5DEECE66DL);
+        List<cn.agentao.agent.testing.Script> out = new ArrayList<>();
+        String[] tools = {"read_file", "write_file", "edit", "list_directory", "glob", "grep", "run_shell_command",
+                "web_fetch", "todo_write", "ask_user", "no_such_tool", "", "read_file\u0000"};
+        String[] paths = {ws + "/a.txt", "a.txt", "sub/dir/b.txt", "../outside.txt", "/etc/hostname", ws + "/../x",
+                "", "\u0000", "x".repeat(300), ws};
+        String[] commands = {"ls", "echo hi", "cat a.txt", "true", "touch made.txt", "sleep 5", "rm -rf ./no-such-dir-fuzz",
+                "ls; echo $(id)", "cat /etc/hostname", "git status"};
+        for (int i = 0; i < n; i++) {
+            if (r.nextInt(3) == 0) {
+                out.add(cn.agentao.agent.testing.Script.reply().text("fine ", "" + i));
+                continue;
+            }
+            String tool = tools[r.nextInt(tools.length)];
+            String path = paths[r.nextInt(paths.length)];
+            String args = switch (r.nextInt(8)) {
+                case 0 -> "{";                                     // malformed JSON
+                case 1 -> "[1,2]";                                 // not an object
+                case 2 -> "{\"path\":" + r.nextInt() + ",\"content\":[],\"command\":{}}"; // wrong types
+                case 3 -> "{\"path\":\"" + path + "\",\"content\":\"fuzz\"}";
+                case 4 -> "{\"command\":\"" + commands[r.nextInt(commands.length)] + "\"}";
+                case 5 -> "{\"url\":\"" + (r.nextBoolean() ? "http://127.0.0.1:9/" : "not a url") + "\"}";
+                case 6 -> "{\"todos\":[{\"content\":\"t\",\"status\":\"" + (r.nextBoolean() ? "pending" : "bogus")
+                        + "\",\"priority\":1}],\"question\":\"?\",\"pattern\":\"**\"}";
+                default -> "{\"path\":\"" + path + "\",\"old_string\":\"a\",\"new_string\":\"b\",\"extra\":" + "[".repeat(40) + "]".repeat(40) + "}";
+            };
+            cn.agentao.agent.testing.Script script = cn.agentao.agent.testing.Script.reply();
+            int calls = 1 + r.nextInt(2);
+            for (int c = 0; c < calls; c++) script.toolCall("fz_" + i + "_" + c, tool, args, 1 + r.nextInt(3));
+            out.add(script);
+        }
+        return out;
     }
 
     // ------------------------------------------------------------------ values
