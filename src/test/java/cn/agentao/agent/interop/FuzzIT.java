@@ -32,7 +32,9 @@ import static org.junit.jupiter.api.Assertions.*;
  * Feeds the real agent process at least 10,000 hostile lines (see {@link HostileLines}) and checks that it never
  * dies, answers every request that has a usable id exactly once (and sends exactly one id-null error for each line
  * whose id cannot be read), keeps stdout pure JSON-RPC (each message also validated against the ACP v1 schema),
- * stays under 400 MB of RSS, and still serves a normal session afterwards.
+ * stays under 400 MB of RSS, never answers -32603 (an exception nobody expected), and still serves a normal
+ * session afterwards. The fake model is hostile as well ({@link HostileLines#modelReplies}); the client's answers
+ * to permission questions never allow anything.
  *
  * <p>Seeded: {@code -Dfuzz.seed=N} replays a run (the seed is printed and in every failure message);
  * {@code -Dfuzz.seed=random} picks one. {@code -Dfuzz.lines=N} changes the count.
