@@ -93,7 +93,7 @@ public final class AcpLaunch {
 
         Map<String, String> env = System.getenv();
         Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, new Engine.Features(true, true, false, false), ToolCalls.create(env, configDir));
+        Engine engine = new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
         Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
         AcpAgent agent = new AcpAgent(System.in, protocolOut, engine, new SessionStore(sessionsDir), options.resume(),
                 Version.current(), options.maxMessageBytes());

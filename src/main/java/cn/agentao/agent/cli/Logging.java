@@ -20,5 +20,7 @@ final class Logging {
         System.setProperty("org.slf4j.simpleLogger.showThreadName", "false");
         System.setProperty("org.slf4j.simpleLogger.showShortLogName", "true");
         System.setProperty("org.slf4j.simpleLogger.levelInBrackets", "true");
+        // The MCP SDK logs whole server instructions at INFO; keep its chatter out unless asked for.
+        if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "warn");
     }
 }

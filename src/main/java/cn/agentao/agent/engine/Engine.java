@@ -2,6 +2,9 @@ package cn.agentao.agent.engine;
 
 import cn.agentao.agent.jsonrpc.ErrorCodes;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
+import cn.agentao.agent.mcp.McpConfigFiles;
+import cn.agentao.agent.mcp.McpException;
+import cn.agentao.agent.mcp.McpServerSet;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.ModelChoice;
@@ -23,6 +26,7 @@ import cn.agentao.agent.protocol.StopReason;
 import cn.agentao.agent.session.Session;
 import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -33,6 +37,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,6 +60,8 @@ public final class Engine implements AutoCloseable {
     public static final int DEFAULT_MAX_MODEL_CALLS = 50;
     /** Compact when the estimated history passes this share of the model's context window. */
     static final double COMPACT_AT = 0.8;
+    /** How long session/new waits for MCP servers before the slow ones join later. */
+    static final Duration MCP_READY_WAIT = Duration.ofMillis(2500);
 
     /** What this build truthfully supports, advertised in initialize. */
     public record Features(boolean loadSession, boolean sessionStore, boolean mcpHttp, boolean mcpSse) {}
@@ -141,6 +148,7 @@ public final class Engine implements AutoCloseable {
         if (session.model() == null) catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
         SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(RecordTypes.STATE, stateRecord(r)));
         runtimes.put(session.id(), rt);
+        startMcpServers(rt);
         return rt;
     }
 
@@ -166,20 +174,56 @@ public final class Engine implements AutoCloseable {
 
     public SessionRuntime runtime(String sessionId) { return runtimes.get(sessionId); }
 
+    /**
+     * Starts the session's MCP servers (the client's list over the user's and the project's mcp.json) all at
+     * once, waiting at most {@link #MCP_READY_WAIT} for them: a slow one joins when ready, a failed one is named
+     * to the user, and the session goes on either way.
+     */
+    private void startMcpServers(SessionRuntime rt) {
+        Session session = rt.session();
+        McpConfigFiles.Result config = McpConfigFiles.serversFor(session.cwd(), env, session.mcpServers());
+        config.warnings().forEach(w -> notice(rt, "MCP configuration: " + w));
+        if (config.servers().isEmpty()) return;
+        McpServerSet servers = McpServerSet.start(config.servers(), session.cwd(), new McpServerSet.Listener() {
+            @Override public void serverFailed(String name, String reason) {
+                notice(rt, "MCP server \"" + name + "\" is unavailable: " + reason);
+            }
+            @Override public void serverReady(String name) { if (rt.announced()) announce(session); }
+            @Override public void serverChanged(String name) { if (rt.announced()) announce(session); }
+        });
+        rt.mcp(servers);
+        servers.awaitReady(MCP_READY_WAIT);
+    }
+
+    /** A message for the user outside any answer (a server that failed, a bad config file); logged as well. */
+    void notice(SessionRuntime rt, String text) {
+        log.warn("session {}: {}", rt.session().id(), text);
+        if (rt.queueNoticeUnlessAnnounced(text)) rt.client().update(SessionUpdate.AgentMessageChunk.text("⚠ " + text + "\n"));
+    }
+
     /** Forgets a session (closed or gone); its journal is closed. */
     public void release(String sessionId) {
         SessionRuntime rt = runtimes.remove(sessionId);
-        if (rt != null) rt.journal().close();
+        if (rt == null) return;
+        if (rt.mcp() != null) rt.mcp().close();
+        rt.journal().close();
     }
 
     /** Sent once the client knows the session: the slash commands it can use. */
     public void announce(Session session) {
         SessionRuntime rt = runtimes.get(session.id());
-        if (rt != null) rt.client().update(new SessionUpdate.AvailableCommandsUpdate(commands(session)));
+        if (rt == null) return;
+        List<String> waiting = rt.markAnnounced();
+        rt.client().update(new SessionUpdate.AvailableCommandsUpdate(commands(session)));
+        for (String text : waiting) rt.client().update(SessionUpdate.AgentMessageChunk.text("⚠ " + text + "\n"));
     }
 
+    /** Built-in commands, the user's prompt templates, and the prompts of the session's MCP servers. */
     public List<SessionUpdate.AvailableCommand> commands(Session session) {
-        return SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir));
+        List<SessionUpdate.AvailableCommand> all = new ArrayList<>(SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir)));
+        SessionRuntime rt = runtimes.get(session.id());
+        if (rt != null && rt.mcp() != null) all.addAll(rt.mcp().commands());
+        return all;
     }
 
     public SessionMode.State modes(Session session) {
@@ -352,8 +396,18 @@ public final class Engine implements AutoCloseable {
             }
             default -> {
                 SlashCommands.UserCommand user = SlashCommands.userCommands(session.cwd(), configDir).get(c.name());
-                if (user == null) return null;
-                return turns.run(rt, List.of(ContentBlock.text(user.expand(c.arguments()))), cancel);
+                if (user != null) return turns.run(rt, List.of(ContentBlock.text(user.expand(c.arguments()))), cancel);
+                if (rt.mcp() == null || !rt.mcp().hasCommand(c.name())) return null;
+                String text;
+                try {
+                    text = rt.mcp().getPrompt(c.name(), c.arguments(), cancel);
+                } catch (CancelledException e) {
+                    return StopReason.CANCELLED;
+                } catch (McpException e) {
+                    say(rt, prompt, "Cannot run /" + c.name() + ": " + e.getMessage());
+                    return StopReason.END_TURN;
+                }
+                return turns.run(rt, List.of(ContentBlock.text(text)), cancel);
             }
         }
     }

@@ -1,5 +1,6 @@
 package cn.agentao.agent.engine;
 
+import cn.agentao.agent.mcp.McpServerSet;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.session.Session;
 
@@ -12,6 +13,9 @@ public final class SessionRuntime {
     private volatile PermissionMemory permissions = new PermissionMemory();
     private final java.util.function.Consumer<SessionRuntime> stateSaver;
     private volatile boolean titled;
+    private volatile McpServerSet mcp;
+    private final java.util.List<String> pendingNotices = new java.util.ArrayList<>();
+    private boolean announced;
 
     SessionRuntime(Session session, SessionClient client, SessionJournal journal, java.util.function.Consumer<SessionRuntime> stateSaver) {
         this.session = session;
@@ -33,6 +37,28 @@ public final class SessionRuntime {
     public Session session() { return session; }
     public SessionClient client() { return client; }
     public Conversation conversation() { return conversation; }
+
+    /** The session's MCP servers, or null when it has none. */
+    public McpServerSet mcp() { return mcp; }
+
+    void mcp(McpServerSet servers) { this.mcp = servers; }
+
+    /** Notices wait until the client knows the session; returns true when it may be told at once. */
+    synchronized boolean queueNoticeUnlessAnnounced(String text) {
+        if (announced) return true;
+        pendingNotices.add(text);
+        return false;
+    }
+
+    /** Marks the session known to the client; returns the notices that waited for that. */
+    synchronized java.util.List<String> markAnnounced() {
+        announced = true;
+        java.util.List<String> out = java.util.List.copyOf(pendingNotices);
+        pendingNotices.clear();
+        return out;
+    }
+
+    synchronized boolean announced() { return announced; }
 
     /** True the first time it is called: the session gets its title from its first prompt. */
     boolean claimTitle() {

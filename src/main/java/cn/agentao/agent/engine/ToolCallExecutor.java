@@ -61,13 +61,16 @@ public final class ToolCallExecutor implements ToolCallRunner {
             specs.add(ToolSpecification.builder().name(t.name()).description(t.description())
                     .parameters(ToolSchemas.objectSchema(t.inputSchema())).build());
         }
+        if (runtime.mcp() != null) specs.addAll(runtime.mcp().toolSpecifications());
         return specs;
     }
 
     @Override
     public ToolExecutionResultMessage run(SessionRuntime rt, ToolExecutionRequest call, Cancellation cancel) {
         String id = call.id() != null && !call.id().isBlank() ? call.id() : "call_" + UUID.randomUUID();
-        Tool tool = registry.find(call.name()).orElse(null);
+        Tool tool = registry.find(call.name())
+                .or(() -> rt.mcp() == null ? java.util.Optional.empty() : rt.mcp().tool(call.name()).map(t -> new McpToolAdapter(rt.mcp(), t)))
+                .orElse(null);
         JsonNode args = parseArgs(call.arguments());
         if (tool == null) {
             return refuse(rt, id, call, ToolKind.OTHER, call.name(), args, "There is no tool named \"" + call.name() + "\".");
