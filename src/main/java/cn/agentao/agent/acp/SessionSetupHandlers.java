@@ -124,7 +124,7 @@ final class SessionSetupHandlers {
         StoredSession stored;
         try {
             writer = store.openForAppend(id);
-        } catch (SessionNotFoundException e) {
+        } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
             throw JsonRpcException.invalidRequest("unknown sessionId: " + id);
         } catch (SessionBusyException e) {
             throw JsonRpcException.invalidRequest("session " + id + " is open in another agent process");
@@ -202,6 +202,8 @@ final class SessionSetupHandlers {
             throw JsonRpcException.invalidRequest("session " + id + " is open in another agent process");
         } catch (SessionStoreException e) {
             throw JsonRpcException.invalidRequest("session " + id + " cannot be deleted: " + e.getMessage());
+        } catch (IllegalArgumentException e) { // not an id the store can hold
+            throw JsonRpcException.invalidRequest("unknown sessionId: " + id);
         }
         return Json.object();
     }

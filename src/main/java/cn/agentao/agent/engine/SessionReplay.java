@@ -117,6 +117,8 @@ public final class SessionReplay {
     }
 
     private static ContentBlock block(JsonNode b) {
+        // sessions saved before user blocks kept their "type" hold bare {"text": …}
+        if (!b.has("type") && b.path("text").isTextual()) return ContentBlock.text(b.path("text").textValue());
         return Json.MAPPER.convertValue(b, ContentBlock.class);
     }
 

@@ -78,7 +78,8 @@ public final class AgentProcess implements AutoCloseable {
         clientHandlers.put(method, handler);
     }
 
-    public void sendRaw(String line) {
+    /** Writes one line; synchronized on this object, so a test writing raw bytes can hold the same lock. */
+    public synchronized void sendRaw(String line) {
         try {
             stdin.write(line.getBytes(StandardCharsets.UTF_8));
             stdin.write('\n');
