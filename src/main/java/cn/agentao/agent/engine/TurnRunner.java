@@ -73,7 +73,7 @@ final class TurnRunner {
                 engine.recordAgentText(rt, text);
                 return StopReason.END_TURN;
             }
-            AiMessage ai = response.message();
+            AiMessage ai = wellFormed(response.message());
             rt.conversation().add(ai);
             engine.recordModelMessage(rt, ai);
             engine.reportUsage(rt, choice, response.usage());
@@ -102,6 +102,29 @@ final class TurnRunner {
             if (response.finish() == FinishKind.LENGTH && calls.isEmpty()) return StopReason.MAX_TOKENS;
         }
         return StopReason.MAX_TURN_REQUESTS;
+    }
+
+    /**
+     * A model can emit a tool call without a name or id; kept as is, it would make every later request to the
+     * provider invalid. Such calls get a placeholder name (which no tool has, so the model is told) and an id.
+     */
+    static AiMessage wellFormed(AiMessage ai) {
+        if (!ai.hasToolExecutionRequests()) return ai;
+        boolean broken = ai.toolExecutionRequests().stream().anyMatch(r -> blank(r.name()) || blank(r.id()));
+        if (!broken) return ai;
+        List<ToolExecutionRequest> fixed = new ArrayList<>();
+        for (ToolExecutionRequest r : ai.toolExecutionRequests()) {
+            fixed.add(ToolExecutionRequest.builder()
+                    .id(blank(r.id()) ? "call_" + java.util.UUID.randomUUID() : r.id())
+                    .name(blank(r.name()) ? "unnamed_tool" : r.name())
+                    .arguments(r.arguments() == null ? "{}" : r.arguments())
+                    .build());
+        }
+        return ai.toBuilder().toolExecutionRequests(fixed).build();
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
     }
 
     /** Every tool call the model asked for gets a result, so the history stays valid for the next turn. */

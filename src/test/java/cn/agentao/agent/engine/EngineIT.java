@@ -127,6 +127,21 @@ class EngineIT {
     }
 
     @Test
+    void malformedToolCallsAreExplainedAndTheSessionStaysUsable() throws Exception {
+        String id = newSession();
+        // a call without a name is refused while the stream is read: the user is told, the turn ends normally
+        model.enqueue(Script.reply().toolCall("", "", "{}"), Script.textReply("fine"));
+        assertEquals("end_turn", stopReason(agent.call("session/prompt", prompt(id, "do something"))));
+        assertTrue(streamedText(id, "agent_message_chunk").contains("Error:"), streamedText(id, "agent_message_chunk"));
+        assertEquals("end_turn", stopReason(agent.call("session/prompt", prompt(id, "again"))));
+        assertTrue(streamedText(id, "agent_message_chunk").endsWith("fine"));
+        // a call with broken JSON arguments reaches the model as an error it can correct
+        model.enqueue(Script.reply().toolCall("bad1", "read_file", "{not json"), Script.textReply("corrected"));
+        assertEquals("end_turn", stopReason(agent.call("session/prompt", prompt(id, "read"))));
+        assertTrue(model.lastRequest().messages().toString().contains("not valid JSON"), model.lastRequest().messages().toString());
+    }
+
+    @Test
     void cancelStopsTheStreamAtOnceAndLeavesNoTrace() throws Exception {
         model.enqueue(Script.reply().text("first ").delay(200).repeatedText("more ", 500));
         String id = newSession();
