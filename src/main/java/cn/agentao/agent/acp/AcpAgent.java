@@ -71,6 +71,7 @@ public final class AcpAgent {
         endpoint.awaitIdle(grace);
         sessions.all().forEach(Session::close);
         engine.close();
+        endpoint.flush(Duration.ofMillis(500));
     }
 
     JsonRpcEndpoint endpoint() { return endpoint; }

@@ -3,6 +3,7 @@ package cn.agentao.agent.acp;
 import cn.agentao.agent.engine.SessionClient;
 import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
 import cn.agentao.agent.protocol.ClientCapabilities;
+import cn.agentao.agent.protocol.ContentBlock;
 import cn.agentao.agent.protocol.SessionUpdate;
 import cn.agentao.agent.util.Cancellation;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,9 +24,56 @@ final class AcpSessionClient implements SessionClient {
     /** The params of a session/update notification, serialised without an intermediate tree. */
     record UpdateParams(String sessionId, SessionUpdate update) {}
 
+    /** Streamed text not yet written: more deltas of the same kind join it until the writer takes it. */
+    private static final class PendingText {
+        final boolean thought;
+        final StringBuilder text;
+
+        PendingText(boolean thought, String first) {
+            this.thought = thought;
+            this.text = new StringBuilder(first);
+        }
+    }
+
+    private PendingText open; // guarded by this
+
+    /**
+     * Text and thought deltas are coalesced while the writer is behind (each goes alone when the client keeps
+     * up); any other update closes the pending text first, so the order of the stream is kept.
+     */
     @Override
     public void update(SessionUpdate update) {
-        endpoint.notify("session/update", new UpdateParams(sessionId, update));
+        if (update instanceof SessionUpdate.AgentMessageChunk c && c.content() instanceof ContentBlock.Text t) {
+            streamText(false, t.text());
+        } else if (update instanceof SessionUpdate.AgentThoughtChunk c && c.content() instanceof ContentBlock.Text t) {
+            streamText(true, t.text());
+        } else {
+            synchronized (this) {
+                open = null;
+            }
+            endpoint.notify("session/update", new UpdateParams(sessionId, update));
+        }
+    }
+
+    private void streamText(boolean thought, String delta) {
+        PendingText p;
+        synchronized (this) {
+            if (open != null && open.thought == thought) {
+                open.text.append(delta);
+                return;
+            }
+            p = new PendingText(thought, delta);
+            open = p;
+        }
+        endpoint.notifyDeferred("session/update", () -> {
+            String text;
+            synchronized (this) {
+                if (open == p) open = null;
+                text = p.text.toString();
+            }
+            SessionUpdate u = p.thought ? SessionUpdate.AgentThoughtChunk.text(text) : SessionUpdate.AgentMessageChunk.text(text);
+            return new UpdateParams(sessionId, u);
+        });
     }
 
     @Override

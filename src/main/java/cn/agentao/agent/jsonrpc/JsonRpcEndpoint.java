@@ -91,6 +91,11 @@ public final class JsonRpcEndpoint {
         inbound.values().forEach(f -> f.ctx().cancel());
     }
 
+    /** Waits until everything written so far has reached the stream (bounded by {@code timeout}). */
+    public boolean flush(Duration timeout) {
+        return writer.flush(timeout);
+    }
+
     /** Waits until every inbound request has been answered, or the timeout passes. Returns true if all were. */
     public boolean awaitIdle(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -288,6 +293,11 @@ public final class JsonRpcEndpoint {
     /** Sends a notification to the client. */
     public void notify(String method, Object params) {
         writer.write(new Messages.Notification(method, params));
+    }
+
+    /** Sends a notification whose params are built when the writer reaches it (see {@link MessageWriter.Deferred}). */
+    public void notifyDeferred(String method, java.util.function.Supplier<Object> params) {
+        writer.writeDeferred(() -> new Messages.Notification(method, params.get()));
     }
 
     /** Sends a request to the client; the future completes with its result or a {@link JsonRpcException}. */

@@ -35,17 +35,20 @@ public final class Json {
         return MAPPER.createObjectNode();
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCKS =
-            MAPPER.writerFor(new com.fasterxml.jackson.core.type.TypeReference<java.util.List<ContentBlock>>() {});
-    private static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCK = MAPPER.writerFor(ContentBlock.class);
+    /** Built on first use: start-up does not need them. */
+    private static final class Writers {
+        static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCKS =
+                MAPPER.writerFor(new com.fasterxml.jackson.core.type.TypeReference<java.util.List<ContentBlock>>() {});
+        static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCK = MAPPER.writerFor(ContentBlock.class);
+    }
 
     /** Content blocks as a tree, with their {@code type} (plain valueToTree loses it to erasure). */
     public static com.fasterxml.jackson.databind.JsonNode tree(java.util.List<ContentBlock> blocks) {
-        return tree(CONTENT_BLOCKS, blocks);
+        return tree(Writers.CONTENT_BLOCKS, blocks);
     }
 
     public static com.fasterxml.jackson.databind.JsonNode tree(ContentBlock block) {
-        return tree(CONTENT_BLOCK, block);
+        return tree(Writers.CONTENT_BLOCK, block);
     }
 
     private static com.fasterxml.jackson.databind.JsonNode tree(com.fasterxml.jackson.databind.ObjectWriter writer, Object value) {

@@ -5,10 +5,10 @@ import cn.agentao.agent.testing.AgentProcess;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,17 +16,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A long answer (default 20,000 chunks) streamed from the fake model (a) read directly over HTTP and (b)
- * through the agent to an ACP client over pipes. Prints both medians, the ratio and chunks per second.
- * Run: bench/streaming.sh [chunks] [rounds]
+ * through the agent to an ACP client over pipes. Both readers do the same work per chunk (parse the JSON,
+ * count the text delta) and keep nothing. Prints both medians, the ratio, chunks per second, and the time from
+ * session/cancel to the 'cancelled' answer. Run: bench/streaming.sh [chunks] [rounds]
  */
 public final class StreamingBenchmark {
     public static void main(String[] args) throws Exception {
@@ -34,38 +32,47 @@ public final class StreamingBenchmark {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         try (FakeModelServer model = FakeModelServer.start()) {
             model.whenEmpty(Script.reply().repeatedText("token ", chunks));
-            List<Double> direct = new ArrayList<>();
-            List<Double> cancels = new ArrayList<>();
-            List<Double> viaAgent = new ArrayList<>();
-            Map<String, String> env = new HashMap<>(model.openAiEnvironment());
+            model.when(FakeModelServer.lastUserMessageContains("hang")).replyAlways(Script.reply().text("x").hang());
             Path tmp = Files.createTempDirectory("bench-stream");
-            env.put("AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
-            try (AgentProcess agent = AgentProcess.start(env, "--acp")) {
-                agent.call("initialize", Json.object().put("protocolVersion", 1));
-                String id = agent.call("session/new", Json.object().put("cwd", tmp.toString())
-                        .set("mcpServers", Json.MAPPER.createArrayNode())).path("result").path("sessionId").asText();
-                for (int r = -1; r < rounds; r++) { // round -1 warms up both paths
+            ProcessBuilder pb = new ProcessBuilder(AgentProcess.home().resolve("bin/agent").toString(), "--acp")
+                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            pb.environment().putAll(model.openAiEnvironment());
+            pb.environment().put("AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
+            Process agent = pb.start();
+            try {
+                Client client = new Client(agent);
+                client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}");
+                client.until(1);
+                client.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
+                String id = client.until(2).path("result").path("sessionId").asText();
+                List<Double> direct = new ArrayList<>(), viaAgent = new ArrayList<>(), cancels = new ArrayList<>();
+                for (int r = -2; r < rounds; r++) { // two rounds warm up both paths
                     double d = readDirect(model, chunks);
-                    double a = throughAgent(agent, id, chunks);
+                    // a fresh session each round: the answer alone is measured, not a history that grows
+                    client.send("{\"jsonrpc\":\"2.0\",\"id\":" + (1000 + r) + ",\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
+                    String round = client.until(1000 + r).path("result").path("sessionId").asText();
+                    double a = client.prompt(round, "go", chunks, 100 + r);
                     if (r >= 0) {
                         direct.add(d);
                         viaAgent.add(a);
                     }
                 }
-                model.when(FakeModelServer.lastUserMessageContains("hang")).replyAlways(Script.reply().text("x").hang());
-                for (int r = 0; r < rounds; r++) cancels.add(cancelLatency(agent, id));
+                for (int r = 0; r < rounds; r++) cancels.add(client.cancelLatency(id, 200 + r));
+                double md = median(direct), ma = median(viaAgent);
+                System.out.printf("chunks=%d rounds=%d%n", chunks, rounds);
+                System.out.printf("direct HTTP read:   median %.0f ms (%.0f chunks/s)%n", md, chunks / md * 1000);
+                System.out.printf("through the agent:  median %.0f ms (%.0f chunks/s)%n", ma, chunks / ma * 1000);
+                System.out.printf("ratio agent/direct: %.2f (the last answer reached the client in %d messages)%n", ma / md, client.lastMessages);
+                System.out.printf("session/cancel -> prompt answered 'cancelled': median %.0f ms, max %.0f ms%n",
+                        median(cancels), Collections.max(cancels));
+            } finally {
+                agent.getOutputStream().close(); // end of input: the agent exits by itself
+                if (!agent.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) agent.destroyForcibly();
             }
-            double md = median(direct), ma = median(viaAgent);
-            System.out.printf("chunks=%d rounds=%d%n", chunks, rounds);
-            System.out.printf("direct HTTP read:   median %.0f ms (%.0f chunks/s)%n", md, chunks / md * 1000);
-            System.out.printf("through the agent:  median %.0f ms (%.0f chunks/s)%n", ma, chunks / ma * 1000);
-            System.out.printf("ratio agent/direct: %.2f%n", ma / md);
-            System.out.printf("session/cancel -> prompt answered 'cancelled': median %.0f ms, max %.0f ms%n",
-                    median(cancels), Collections.max(cancels));
         }
     }
 
-    /** Reads the SSE stream directly, counting content deltas. */
+    /** Reads the SSE stream directly, parsing each event and counting content deltas. */
     static double readDirect(FakeModelServer model, int chunks) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         String body = "{\"model\":\"fake-model\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
@@ -88,36 +95,74 @@ public final class StreamingBenchmark {
         return ms;
     }
 
-    static double throughAgent(AgentProcess agent, String id, int chunks) throws Exception {
-        int before = count(agent, id);
-        ObjectNode p = Json.object().put("sessionId", id);
-        p.putArray("prompt").addObject().put("type", "text").put("text", "go");
-        long t0 = System.nanoTime();
-        JsonNode r = agent.call("session/prompt", p, Duration.ofMinutes(2));
-        double ms = (System.nanoTime() - t0) / 1e6;
-        if (!"end_turn".equals(r.path("result").path("stopReason").asText())) throw new IllegalStateException(r.toString());
-        int seen = count(agent, id) - before;
-        if (seen != chunks) throw new IllegalStateException("client saw " + seen + " chunks");
-        return ms;
-    }
+    /** A minimal ACP client on the agent's pipes: parses every line, keeps nothing. */
+    static final class Client {
+        final OutputStream in;
+        final BufferedReader out;
 
-    /** A turn whose model stream never ends: time from session/cancel to the 'cancelled' answer. */
-    static double cancelLatency(AgentProcess agent, String id) throws Exception {
-        ObjectNode p = Json.object().put("sessionId", id);
-        p.putArray("prompt").addObject().put("type", "text").put("text", "hang");
-        long rid = agent.start("session/prompt", p);
-        int before = count(agent, id);
-        while (count(agent, id) == before) Thread.sleep(1);
-        long t0 = System.nanoTime();
-        agent.notify("session/cancel", Json.object().put("sessionId", id));
-        JsonNode r = agent.awaitResponse(rid, Duration.ofSeconds(10));
-        double ms = (System.nanoTime() - t0) / 1e6;
-        if (!"cancelled".equals(r.path("result").path("stopReason").asText())) throw new IllegalStateException(r.toString());
-        return ms;
-    }
+        Client(Process p) {
+            in = p.getOutputStream();
+            out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        }
 
-    static int count(AgentProcess agent, String id) {
-        return (int) agent.updates(id).stream().filter(u -> "agent_message_chunk".equals(u.path("sessionUpdate").asText())).count();
+        void send(String line) throws Exception {
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        }
+
+        JsonNode until(long id) throws Exception {
+            String line;
+            while ((line = out.readLine()) != null) {
+                JsonNode m = Json.MAPPER.readTree(line);
+                if (!m.has("method") && m.path("id").asLong(-1) == id) return m;
+            }
+            throw new IllegalStateException("agent closed its output");
+        }
+
+        int lastMessages;
+
+        /** Sends a prompt and reads until its answer, checking all the streamed text arrived. */
+        double prompt(String session, String text, int chunks, long id) throws Exception {
+            long expected = (long) chunks * "token ".length();
+            long t0 = System.nanoTime();
+            send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"" + session
+                    + "\",\"prompt\":[{\"type\":\"text\",\"text\":\"" + text + "\"}]}}");
+            long seen = 0;
+            int messages = 0;
+            String line;
+            while ((line = out.readLine()) != null) {
+                JsonNode m = Json.MAPPER.readTree(line);
+                if (!m.has("method") && m.path("id").asLong(-1) == id) {
+                    if (!"end_turn".equals(m.path("result").path("stopReason").asText())) throw new IllegalStateException(line);
+                    break;
+                }
+                JsonNode u = m.path("params").path("update");
+                if ("agent_message_chunk".equals(u.path("sessionUpdate").asText())) {
+                    seen += u.path("content").path("text").asText().length();
+                    messages++;
+                }
+            }
+            double ms = (System.nanoTime() - t0) / 1e6;
+            if (seen != expected) throw new IllegalStateException("client saw " + seen + " of " + expected + " characters");
+            lastMessages = messages;
+            return ms;
+        }
+
+        /** A turn whose model stream never ends: time from session/cancel to the 'cancelled' answer. */
+        double cancelLatency(String session, long id) throws Exception {
+            send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"" + session
+                    + "\",\"prompt\":[{\"type\":\"text\",\"text\":\"hang\"}]}}");
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.contains("agent_message_chunk")) break;
+            }
+            long t0 = System.nanoTime();
+            send("{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":{\"sessionId\":\"" + session + "\"}}");
+            JsonNode r = until(id);
+            double ms = (System.nanoTime() - t0) / 1e6;
+            if (!"cancelled".equals(r.path("result").path("stopReason").asText())) throw new IllegalStateException(r.toString());
+            return ms;
+        }
     }
 
     static double median(List<Double> xs) {

@@ -84,7 +84,8 @@ class EngineIT {
 
     @Test
     void answerStreamsChunkByChunkAndAllUpdatesPrecedeTheResponse() throws Exception {
-        model.enqueue(Script.reply().reasoning("Thinking ", "hard").text("Hel", "lo ", "world").usage(120, 7));
+        // paced like a real model: each delta reaches the client as its own chunk (a burst may be coalesced)
+        model.enqueue(Script.reply().reasoning("Thinking ", "hard").delay(30).text("Hel", "lo ", "world").usage(120, 7));
         String id = newSession();
         long rid = agent.start("session/prompt", prompt(id, "Say hello"));
         JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(20));

@@ -87,7 +87,7 @@ class AcpxIT {
 
     @Test
     void execStreamsTheAnswerAndExitsZero() throws Exception {
-        model.when(lastUserMessageContains("acpx hello")).reply(Script.reply().text("Hi", " from", " acpx", " land"));
+        model.when(lastUserMessageContains("acpx hello")).reply(Script.reply().delay(30).text("Hi", " from", " acpx", " land"));
         List<JsonNode> t = transcript(acpx("--format", "json", "--approve-all", "exec", "acpx hello"));
         assertEquals("Hi from acpx land", answer(t));
         assertEquals(4, t.stream().filter(m -> "agent_message_chunk".equals(
