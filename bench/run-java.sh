@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Runs a benchmark main class from the test sources against the built agent (run bin/build first).
+# Usage: bench/run-java.sh <class> [args...]   (MVN_ARGS=-o to build offline)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+. "$here/scripts/find-jdk.sh"
+cd "$here"
+mvn -B -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
+class="$1"; shift
+exec "$JAVA_CMD" -Dagent.home="$here" -cp "target/test-classes:target/classes:$(cat target/bench.cp)" "$class" "$@"
