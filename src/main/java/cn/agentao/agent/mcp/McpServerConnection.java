@@ -121,8 +121,8 @@ final class McpServerConnection {
             Live l = connect();
             if (!install(l)) return;
             log.info("MCP server \"{}\" ready: {} tools, {} prompts", name(), tools.size(), prompts.size());
+            events.ready(this); // told before it counts as settled: awaitReady then implies the listener heard it
             settled.complete(null);
-            events.ready(this);
         } catch (McpException | CancelledException | RuntimeException e) {
             fail("could not start: " + reason(e));
         }
@@ -152,8 +152,8 @@ final class McpServerConnection {
         live = null;
         if (l != null) stop(l);
         log.warn("MCP server \"{}\" failed: {}", name(), clean);
-        settled.complete(null);
         events.failed(this, clean);
+        settled.complete(null);
     }
 
     /** Stops the server (stdio: the process with its descendants), also one still starting. Idempotent. */

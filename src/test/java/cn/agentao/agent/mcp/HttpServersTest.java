@@ -100,7 +100,10 @@ class HttpServersTest {
     }
 
     @Test
-    void anUnreachableServerIsReportedWithoutItsSecrets() {
+    void anUnreachableServerIsReportedWithoutItsSecrets() throws InterruptedException {
+        // the set tells its listener on another thread: readiness can be seen a moment before the callback ran
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!listener.ready.containsAll(List.of("web", "legacy")) && System.nanoTime() < deadline) Thread.sleep(10);
         assertEquals(1, listener.failures.size(), listener.failures.toString());
         String failure = listener.failures.get(0);
         assertTrue(failure.startsWith("down: could not start: "), failure);
