@@ -12,17 +12,10 @@ if [ "${major:-0}" -lt 25 ]; then
   echo "train-aot: JDK $major has no one-step AOT cache; bin/agent runs without it" >&2
   exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/in.jsonl" <<JSON
-{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true},"clientInfo":{"name":"aot-training","version":"1"}}}
-{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"$tmp","mcpServers":[]}}
-{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"relative","mcpServers":[]}}
-{"jsonrpc":"2.0","id":4,"method":"nope","params":{}}
-not json
-{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"x"}}
-JSON
-XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" AGENT_SESSIONS_DIR="$tmp/sessions" \
-  "$java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Xmx1g -Xlog:disable -Xlog:all=warning:stderr \
-  -XX:AOTCacheOutput="$aot" -jar "$here/target/agent.jar" --acp < "$tmp/in.jsonl" > "$tmp/out.jsonl" 2> "$tmp/err.log" || {
-    echo "train-aot: training run failed; bin/agent runs without an AOT cache" >&2; cat "$tmp/err.log" >&2; rm -f "$aot"; exit 0; }
+# One ACP session against a canned local model (see cli/AotTraining.java): handshake, session/new, a prompt
+# whose answer calls a tool and streams text, a slash command. The cache then holds what a first turn loads.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+"$java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Xmx1g -Xlog:disable -Xlog:all=warning:stderr \
+  -XX:AOTCacheOutput="$aot" -jar "$here/target/agent.jar" --aot-training > /dev/null 2> "$log" || {
+    echo "train-aot: training run failed; bin/agent runs without an AOT cache" >&2; cat "$log" >&2; rm -f "$aot"; exit 0; }

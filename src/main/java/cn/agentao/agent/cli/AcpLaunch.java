@@ -84,6 +84,15 @@ public final class AcpLaunch {
         return new Options(resume, level, logFile, sessions, max);
     }
 
+    /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
+    static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
+        Path configDir = ConfigLocations.userConfigDir(env);
+        Engine engine = new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
+        Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
+        return new AcpAgent(in, out, engine, new SessionStore(sessionsDir), options.resume(), Version.current(),
+                options.maxMessageBytes());
+    }
+
     /** Serves ACP on stdin/stdout until end of input or SIGTERM; returns the exit code. */
     static int run(Options options) {
         Logging.configure(options.logLevel(), options.logFile());
@@ -91,12 +100,7 @@ public final class AcpLaunch {
         OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
 
-        Map<String, String> env = System.getenv();
-        Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
-        Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
-        AcpAgent agent = new AcpAgent(System.in, protocolOut, engine, new SessionStore(sessionsDir), options.resume(),
-                Version.current(), options.maxMessageBytes());
+        AcpAgent agent = agent(options, System.getenv(), System.in, protocolOut);
         AtomicBoolean stopping = new AtomicBoolean();
         Signals.onTerminate(() -> {
             if (stopping.compareAndSet(false, true)) agent.shutdown(Duration.ofMillis(1500));

@@ -10,7 +10,8 @@ import picocli.CommandLine;
 public final class Main {
     private Main() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("--aot-training")) System.exit(AotTraining.run()); // build step only
         AcpLaunch.Options fast = AcpLaunch.parse(args);
         int code = fast != null ? AcpLaunch.run(fast)
                 : new CommandLine(new AgentCommand()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
