@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The models a session can use, assembled from the environment, the {@code .env} files and the user's
@@ -303,8 +305,7 @@ public final class ModelCatalog {
             return added;
         }
 
-        private <T extends Number> T number(String name, java.util.function.Function<String, T> parse,
-                java.util.function.Predicate<T> valid) {
+        private <T extends Number> T number(String name, Function<String, T> parse, Predicate<T> valid) {
             Optional<String> text = env.get(name);
             if (text.isEmpty()) {
                 return null;

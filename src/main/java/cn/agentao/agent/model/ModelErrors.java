@@ -12,6 +12,8 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -21,7 +23,7 @@ import java.util.regex.Pattern;
 final class ModelErrors {
     private static final Pattern KEY_LIKE = Pattern.compile("\\b(sk|pk|key)-[A-Za-z0-9_*.\\-]{6,}");
     private static final int MAX_DETAIL = 300;
-    private static final java.util.Set<String> KNOWN_STREAM_ERRORS = java.util.Set.of("overloaded_error", "api_error",
+    private static final Set<String> KNOWN_STREAM_ERRORS = Set.of("overloaded_error", "api_error",
             "server_error", "rate_limit_error", "rate_limit_exceeded", "authentication_error", "permission_error",
             "invalid_api_key", "not_found_error", "model_not_found", "timeout_error");
 
@@ -183,6 +185,6 @@ final class ModelErrors {
 
     private static String seconds(Duration duration) {
         long millis = duration.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
     }
 }
