@@ -22,7 +22,8 @@ import java.util.Set;
  *
  * <p>An answer is remembered per tool, narrowed for two tools where one approval must not approve everything:
  * a shell command is remembered per program ({@code npm test} approves later {@code npm} commands, not
- * {@code curl}; a line with several programs needs each approved), a fetch per host. A line whose program name is
+ * {@code curl}; a line with several programs needs each approved, except read-only ones such as {@code grep}
+ * and {@code cd}), a fetch per host. A line whose program name is
  * computed ({@code $CMD}) is never remembered.
  *
  * <p>What remembering does is decided by the engine: a remembered rejection denies (narrowing is always safe); a
@@ -118,12 +119,14 @@ public final class PermissionMemory {
         return switch (request) {
             case PermissionRequest.RunCommand rc -> {
                 Set<String> programs = new LinkedHashSet<>();
-                for (SimpleCommand c : ShellCommandLine.parse(rc.commandLine()).effectiveCommands()) {
+                List<SimpleCommand> commands = ShellCommandLine.parse(rc.commandLine()).effectiveCommands();
+                for (SimpleCommand c : commands) {
                     String p = c.words().isEmpty() ? "" : c.words().get(0);
                     if (p.contains("$") || p.contains("`") || p.contains("*") || p.contains("?")) yield Optional.empty();
-                    programs.add(c.program());
+                    // like allow rules: read-only commands and cd need no approval of their own
+                    if (!c.program().equals("cd") && !ReadOnlyCommands.isReadOnly(c)) programs.add(c.program());
                 }
-                if (programs.isEmpty()) programs.add("");
+                if (programs.isEmpty()) programs.add(commands.isEmpty() ? "" : commands.get(0).program());
                 yield Optional.of(programs.stream().map(p -> new Scope(rc.tool(), p, null)).toList());
             }
             case PermissionRequest.FetchUrl fu -> {

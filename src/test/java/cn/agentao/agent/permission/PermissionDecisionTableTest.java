@@ -316,6 +316,8 @@ class PermissionDecisionTableTest {
                 // ---- remembered answers: narrowing always, widening never past a boundary ----
                 row("remembered npm approves npm install", WORKSPACE_WRITE, run("npm install"),
                         allowed(run("npm ci")), ALLOW),
+                row("remembered npm approves npm piped to grep", WORKSPACE_WRITE, run("npm run build | grep -i error"),
+                        allowed(run("npm ci")), ALLOW),
                 row("remembered npm does not approve curl", WORKSPACE_WRITE, run("curl https://x"),
                         allowed(run("npm ci")), ASK),
                 row("remembered npm does not approve npm && curl", WORKSPACE_WRITE, run("npm test2 && curl x"),

@@ -63,6 +63,8 @@ class PermissionMemoryTest {
     void describesWhatAnAlwaysAnswerCovers() {
         PermissionMemory m = new PermissionMemory();
         assertEquals("run_shell_command npm, curl", m.describeScope(cmd("npm test && curl x")));
+        assertEquals("run_shell_command npm", m.describeScope(cmd("cd web && npm test | grep FAIL")));
+        assertEquals("run_shell_command ls", m.describeScope(cmd("ls")));
         assertEquals("web_fetch example.com", m.describeScope(new PermissionRequest.FetchUrl("web_fetch", "https://example.com/")));
     }
 }
