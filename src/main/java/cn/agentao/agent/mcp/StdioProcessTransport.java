@@ -116,6 +116,14 @@ final class StdioProcessTransport implements McpClientTransport {
     String exitDescription() {
         Process p = process;
         String how = p == null ? "did not start" : p.isAlive() ? "closed its output" : "exited with code " + p.exitValue();
+        if (p != null && !p.isAlive()) {
+            // its last words may still be on their way through the stderr reader
+            try {
+                stderrDrained.await(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         String last;
         synchronized (recentStderr) {
             last = recentStderr.peekLast();
@@ -164,6 +172,9 @@ final class StdioProcessTransport implements McpClientTransport {
         return sb.isEmpty() ? null : sb.toString();
     }
 
+    /** Counted down when the server's stderr reaches its end (all of it is in {@link #recentStderr}). */
+    private final java.util.concurrent.CountDownLatch stderrDrained = new java.util.concurrent.CountDownLatch(1);
+
     private void pumpStderr() {
         Process p = process;
         try (BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
@@ -179,6 +190,8 @@ final class StdioProcessTransport implements McpClientTransport {
             }
         } catch (IOException e) {
             // the process is gone
+        } finally {
+            stderrDrained.countDown();
         }
     }
 
