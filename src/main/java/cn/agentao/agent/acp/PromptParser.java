@@ -66,11 +66,4 @@ final class PromptParser {
         }
         return blocks;
     }
-
-    /** The prompt's text as the user typed it (used for titles and slash commands). */
-    static String text(List<ContentBlock> blocks) {
-        StringBuilder sb = new StringBuilder();
-        for (ContentBlock b : blocks) if (b instanceof ContentBlock.Text t) sb.append(t.text());
-        return sb.toString();
-    }
 }

@@ -172,8 +172,6 @@ public final class Engine implements AutoCloseable {
         return rt;
     }
 
-    public SessionRuntime runtime(String sessionId) { return runtimes.get(sessionId); }
-
     /**
      * Starts the session's MCP servers (the client's list over the user's and the project's mcp.json) all at
      * once, waiting at most {@link #MCP_READY_WAIT} for them: a slow one joins when ready, a failed one is named

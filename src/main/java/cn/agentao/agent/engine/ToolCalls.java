@@ -4,9 +4,7 @@ import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;
 import cn.agentao.agent.permission.PermissionRules;
 import cn.agentao.agent.tools.ToolRegistry;
-import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -20,16 +18,6 @@ public final class ToolCalls {
     public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
         boolean allowPrivate = "1".equals(env.get(ALLOW_PRIVATE_NETWORK)) || "true".equalsIgnoreCase(env.get(ALLOW_PRIVATE_NETWORK));
         NetworkGuard guard = new NetworkGuard(NetworkGuard.HostResolver.SYSTEM, allowPrivate);
-        return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(userRules(configDir), guard));
-    }
-
-    private static PermissionRules userRules(Path configDir) {
-        Path file = configDir.resolve("permissions.json");
-        try {
-            return PermissionRules.load(file);
-        } catch (IOException e) {
-            LoggerFactory.getLogger(ToolCalls.class).error("ignoring permission rules: {}", e.getMessage());
-            return PermissionRules.EMPTY;
-        }
+        return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard));
     }
 }

@@ -11,8 +11,6 @@ public final class ErrorCodes {
     public static final int AUTH_REQUIRED = -32000;
     /** A session method called before the initialize handshake. */
     public static final int SERVER_NOT_INITIALIZED = -32002;
-    /** ACP: a resource (file, session) was not found. */
-    public static final int RESOURCE_NOT_FOUND = -32002;
     /** The request was cancelled with $/cancel_request. */
     public static final int REQUEST_CANCELLED = -32800;
 

@@ -151,11 +151,10 @@ public final class PermissionRules {
     }
 
     /**
-     * The user's rules; an unreadable or malformed file is logged and ignored (the presets still apply), so a
-     * typo never stops the agent from starting.
+     * The user's rules from {@code file}; an unreadable or malformed file is logged and ignored (the presets still
+     * apply), so a typo never stops the agent from starting.
      */
-    public static PermissionRules loadUserRules() {
-        Path file = userRulesFile(System.getenv(), Path.of(System.getProperty("user.home")));
+    public static PermissionRules loadUserRules(Path file) {
         try {
             PermissionRules rules = load(file);
             if (rules != EMPTY) log.info("permission rules loaded from {}", file);

@@ -112,8 +112,6 @@ public final class MessageWriter {
         return !broken;
     }
 
-    public boolean isBroken() { return broken; }
-
     private void drainLoop() {
         List<Object> batch = new ArrayList<>();
         byte[] buffer = new byte[64 * 1024];
