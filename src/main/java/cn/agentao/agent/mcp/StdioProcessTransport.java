@@ -115,15 +115,15 @@ final class StdioProcessTransport implements McpClientTransport {
     /** How the process ended, for a failure reason: exit code and its last stderr line. */
     String exitDescription() {
         Process p = process;
-        String how = p == null ? "did not start" : p.isAlive() ? "closed its output" : "exited with code " + p.exitValue();
-        if (p != null && !p.isAlive()) {
-            // its last words may still be on their way through the stderr reader
-            try {
-                stderrDrained.await(500, java.util.concurrent.TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        try {
+            // a server whose output just closed is usually exiting: give it a moment to be reaped, and its last
+            // stderr line a moment to be read, so the reason says how it ended
+            if (p != null && p.isAlive()) p.waitFor(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (p != null && !p.isAlive()) stderrDrained.await(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        String how = p == null ? "did not start" : p.isAlive() ? "closed its output" : "exited with code " + p.exitValue();
         String last;
         synchronized (recentStderr) {
             last = recentStderr.peekLast();
