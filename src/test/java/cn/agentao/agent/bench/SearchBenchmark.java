@@ -23,7 +23,8 @@ import java.util.List;
  * unpacked from {@code lib/src.zip} by bench/search.sh), interleaved round by round so both see the same machine
  * load. Runs in a JVM started with the agent's own options (C1 only, Serial GC). Prints the medians and the
  * ratio tool / rg for: a pattern with no match, a pattern with matches, and {@code **}{@code /*.java} against
- * {@code rg --files}. The first (cold) call of each tool is reported apart.
+ * {@code rg --files}; wall time, and CPU time (fairer on a busy machine: this JVM's, JIT and GC included, against
+ * rg's). The first (cold) call of each tool is reported apart.
  * Run: bench/search.sh [rounds] [tree]
  */
 public final class SearchBenchmark {
@@ -47,20 +48,25 @@ public final class SearchBenchmark {
         System.out.printf("tree=%s rounds=%d (%d files)%n", tree, rounds, countFiles(tree));
         for (Case c : cases) {
             if (!c.name().startsWith(only)) continue;
-            List<Double> tool = new ArrayList<>(), ref = new ArrayList<>();
+            List<Double> tool = new ArrayList<>(), ref = new ArrayList<>(), toolCpu = new ArrayList<>(), refCpu = new ArrayList<>();
             double cold = 0;
             for (int r = -1; r < rounds; r++) {
+                double c0 = ownCpuMs();
                 double t = timeTool(c.tool(), ctx, c.toolArgs());
+                double c1 = ownCpuMs(), k0 = childCpuMs();
                 double g = timeProcess(c.rgArgs(), tree);
+                double k1 = childCpuMs();
                 if (r < 0) cold = t;
                 else {
                     tool.add(t);
                     ref.add(g);
+                    toolCpu.add(c1 - c0);
+                    refCpu.add(k1 - k0);
                 }
             }
-            double mt = median(tool), mr = median(ref);
-            System.out.printf("%-16s tool median %6.0f ms (first call %5.0f)  rg median %6.0f ms  ratio %.2f%n",
-                    c.name(), mt, cold, mr, mt / mr);
+            double mt = median(tool), mr = median(ref), ct = median(toolCpu), cr = median(refCpu);
+            System.out.printf("%-16s wall: tool %5.0f ms (first call %5.0f), rg %5.0f ms, ratio %.2f | cpu: tool %5.0f ms, rg %5.0f ms, ratio %.2f%n",
+                    c.name(), mt, cold, mr, mt / mr, ct, cr, ct / cr);
         }
     }
 
@@ -78,6 +84,19 @@ public final class SearchBenchmark {
         p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
         p.waitFor();
         return (System.nanoTime() - t0) / 1e6;
+    }
+
+    /** CPU time of this JVM (all its threads: workers, JIT, GC). */
+    static double ownCpuMs() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e6;
+    }
+
+    /** CPU time of the children waited for (rg), from /proc/self/stat (clock ticks of 10 ms). */
+    static double childCpuMs() throws Exception {
+        String stat = Files.readString(Path.of("/proc/self/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[13]) + Long.parseLong(f[14])) * 10.0;
     }
 
     static long countFiles(Path tree) throws Exception {
