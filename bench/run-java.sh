@@ -7,4 +7,4 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 mvn -B -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
 class="$1"; shift
-exec "$JAVA_CMD" -Dagent.home="$here" -cp "target/test-classes:target/classes:$(cat target/bench.cp)" "$class" "$@"
+exec "$JAVA_CMD" ${BENCH_JAVA_OPTS:-} -Dagent.home="$here" -cp "target/test-classes:target/classes:$(cat target/bench.cp)" "$class" "$@"
