@@ -173,21 +173,17 @@ final class OpenAiStreamReader {
             JsonToken value = p.nextToken();
             switch (field) {
                 case "content" -> {
-                    if (value == JsonToken.VALUE_STRING) {
-                        String s = p.getText();
-                        if (!s.isEmpty()) {
-                            text.append(s);
-                            attempt.text(s);
-                        }
+                    String s = nonEmptyText(p, value);
+                    if (s != null) {
+                        text.append(s);
+                        attempt.text(s);
                     }
                 }
                 case "reasoning_content" -> {
-                    if (value == JsonToken.VALUE_STRING) {
-                        String s = p.getText();
-                        if (!s.isEmpty()) {
-                            thinking.append(s);
-                            attempt.reasoning(s);
-                        }
+                    String s = nonEmptyText(p, value);
+                    if (s != null) {
+                        thinking.append(s);
+                        attempt.reasoning(s);
                     }
                 }
                 case "tool_calls" -> {
@@ -200,6 +196,15 @@ final class OpenAiStreamReader {
                 default -> p.skipChildren();
             }
         }
+    }
+
+    private static String nonEmptyText(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_STRING) {
+            p.skipChildren();
+            return null;
+        }
+        String s = p.getText();
+        return s.isEmpty() ? null : s;
     }
 
     private void toolCall(JsonParser p) throws IOException {

@@ -38,15 +38,9 @@ public final class StreamingBenchmark {
             model.whenEmpty(Script.reply().repeatedText("token ", chunks));
             model.when(FakeModelServer.lastUserMessageContains("hang")).replyAlways(Script.reply().text("x").hang());
             Path tmp = Files.createTempDirectory("bench-stream");
-            ProcessBuilder pb = new ProcessBuilder(AgentProcess.home().resolve("bin/agent").toString(), "--acp")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.environment().putAll(model.openAiEnvironment());
-            pb.environment().put("AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
-            Process agent = pb.start();
+            Client client = startAgent(model, tmp);
+            Process agent = client.process;
             try {
-                Client client = new Client(agent);
-                client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}");
-                client.until(1);
                 client.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
                 String id = client.until(2).path("result").path("sessionId").asText();
                 List<Double> direct = new ArrayList<>(), viaAgent = new ArrayList<>(), cancels = new ArrayList<>();
@@ -87,15 +81,9 @@ public final class StreamingBenchmark {
             model.when(FakeModelServer.lastUserMessageContains("small")).replyAlways(Script.reply().repeatedText("token ", small));
             model.whenEmpty(Script.reply().repeatedText("token ", chunks));
             Path tmp = Files.createTempDirectory("bench-memory");
-            ProcessBuilder pb = new ProcessBuilder(AgentProcess.home().resolve("bin/agent").toString(), "--acp")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.environment().putAll(model.openAiEnvironment());
-            pb.environment().put("AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
-            Process agent = pb.start();
+            Client client = startAgent(model, tmp);
+            Process agent = client.process;
             try {
-                Client client = new Client(agent);
-                client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}");
-                client.until(1);
                 int id = 10;
                 for (String what : List.of("small", "big")) {
                     int n = what.equals("small") ? small : chunks;
@@ -113,6 +101,19 @@ public final class StreamingBenchmark {
                 if (!agent.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) agent.destroyForcibly();
             }
         }
+    }
+
+    /** Starts bin/agent against the fake model and completes the ACP handshake. */
+    static Client startAgent(FakeModelServer model, Path tmp) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(AgentProcess.home().resolve("bin/agent").toString(), "--acp")
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(model.openAiEnvironment());
+        pb.environment().put("AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
+        Process agent = pb.start();
+        Client client = new Client(agent);
+        client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}");
+        client.until(1);
+        return client;
     }
 
     /** The agent's live heap: GC.class_histogram collects first and counts only what is still reachable. */
@@ -164,10 +165,12 @@ public final class StreamingBenchmark {
 
     /** A minimal ACP client on the agent's pipes: parses every line, keeps nothing. */
     static final class Client {
+        final Process process;
         final OutputStream in;
         final BufferedReader out;
 
         Client(Process p) {
+            process = p;
             in = p.getOutputStream();
             out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         }
