@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * the answer's text, not the number of events. Behaves as LangChain4j's OpenAI streaming model does (first
  * choice only, {@code reasoning_content} as thinking, tool call pieces joined by index, an id replaced rather than
  * appended, the answer complete at {@code [DONE]} or at the end of the body) and reports {@code {"error": ...}}
- * events as provider errors.
+ * data and {@code event: error} events as provider errors.
  */
 final class OpenAiStreamReader {
     private static final JsonFactory JSON = new JsonFactory();
@@ -55,6 +55,7 @@ final class OpenAiStreamReader {
 
     private byte[] data = new byte[1024];
     private int dataLength = -1; // -1: no data line in the current event
+    private boolean errorEvent; // the current event is "event: error"
 
     private void readEvents(InputStream in) throws IOException {
         byte[] buf = new byte[16 * 1024];
@@ -90,7 +91,14 @@ final class OpenAiStreamReader {
         if (lineEnd == start) { // blank line: the event is complete
             boolean done = dataLength >= 0 && event(data, dataLength);
             dataLength = -1;
+            errorEvent = false;
             return done;
+        }
+        if (startsWith(buf, start, lineEnd, "event:")) {
+            int from = start + 6;
+            if (from < lineEnd && buf[from] == ' ') from++;
+            errorEvent = lineEnd - from == 5 && startsWith(buf, from, lineEnd, "error");
+            return false;
         }
         if (startsWith(buf, start, lineEnd, "data:")) {
             int from = start + 5;
@@ -102,7 +110,7 @@ final class OpenAiStreamReader {
             else dataLength = 0;
             System.arraycopy(buf, from, data, dataLength, len);
             dataLength += len;
-        } // comments and other fields (event:, id:, retry:) change nothing here
+        } // comments and other fields (id:, retry:) change nothing here
         return false;
     }
 
@@ -124,6 +132,10 @@ final class OpenAiStreamReader {
             return true;
         }
         attempt.activity();
+        if (errorEvent) { // as LangChain4j's OpenAI client: the data is the error (see ModelErrors.failure)
+            attempt.failed(new RuntimeException(new String(data, 0, length, StandardCharsets.UTF_8)));
+            return false;
+        }
         try (JsonParser p = JSON.createParser(data, 0, length)) {
             if (p.nextToken() != JsonToken.START_OBJECT) return false; // not a chunk: ignored, as LangChain4j does
             while (p.nextToken() == JsonToken.FIELD_NAME) {

@@ -76,6 +76,16 @@ class OpenAiStreamReaderTest {
     }
 
     @Test
+    void anEventNamedErrorFailsTheCallWithItsData() {
+        String sse = chunk("{\"content\":\"a\"}") + "event: error\ndata: {\"error\":{\"type\":\"rate_limit_exceeded\",\"message\":\"slow down\"}}\n\n";
+        ModelException e = assertThrows(ModelException.class, () -> read(sse, 3, new RecordingListener()));
+        assertEquals(ModelException.Kind.RATE_LIMITED, e.kind());
+        ModelException plain = assertThrows(ModelException.class,
+                () -> read("event: error\ndata: upstream exploded\n\n", 3, new RecordingListener()));
+        assertTrue(plain.getMessage().contains("upstream exploded"), plain.getMessage());
+    }
+
+    @Test
     void aLastEventWithoutItsBlankLineStillCounts() throws Exception {
         ModelResponse r = read(chunk("{\"content\":\"x\"}") + "data: {\"choices\":[{\"delta\":{\"content\":\"y\"},\"finish_reason\":\"stop\"}]}", 4,
                 new RecordingListener());
