@@ -254,6 +254,10 @@ final class OpenAiStreamReader {
         if (id != null) call.id.append(id);
         if (name != null) call.name.append(name);
         if (arguments != null) call.arguments.append(arguments);
+        if (arguments != null && !arguments.isBlank() && call.name.toString().isBlank()) {
+            // arguments for a call without a name: refused while the stream is read, as LangChain4j does
+            throw new IllegalArgumentException("name cannot be null or blank");
+        }
         attempt.toolCallStarted(at, call.id.isEmpty() ? null : call.id.toString(),
                 call.name.isEmpty() ? null : call.name.toString());
     }

@@ -94,6 +94,13 @@ class OpenAiStreamReaderTest {
     }
 
     @Test
+    void argumentsForACallWithoutANameFailTheCall() {
+        String sse = chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"\",\"function\":{\"name\":\"\",\"arguments\":\"{}\"}}]}") + "data: [DONE]\n\n";
+        ModelException e = assertThrows(ModelException.class, () -> read(sse, 100, new RecordingListener()));
+        assertTrue(e.getMessage().contains("name"), e.getMessage());
+    }
+
+    @Test
     void toolCallsWithoutAnIndexAreToldApartByTheirIds() throws Exception {
         String sse = chunk("{\"tool_calls\":[{\"id\":\"a\",\"function\":{\"name\":\"one\",\"arguments\":\"{}\"}}]}")
                 + chunk("{\"tool_calls\":[{\"id\":\"b\",\"function\":{\"name\":\"two\",\"arguments\":\"{}\"}}]}") + "data: [DONE]\n\n";
