@@ -1,0 +1,71 @@
+package cn.agentao.agent.mcp;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A project's {@code .agent/mcp.json} as read once: its text and the digest the user's trust is tied to. What is
+ * shown when asking ({@link #unexpanded}) and what starts after the answer ({@link #servers}) come from the same
+ * bytes, so a file swapped while the question is open is never what runs.
+ */
+public record ProjectMcpFile(Path file, String text, String digest) {
+
+    /** The project's file, or empty when it has none (or it cannot be read). */
+    public static Optional<ProjectMcpFile> read(Path projectDir) {
+        Path file = McpConfigFiles.projectFile(projectDir);
+        if (!Files.isRegularFile(file)) return Optional.empty();
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            return Optional.of(new ProjectMcpFile(file, new String(bytes, StandardCharsets.UTF_8), sha256(bytes)));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The servers with {@code ${…}} expanded from {@code environment}: only for a file the user trusts. */
+    public List<McpServerDefinition> servers(Map<String, String> environment, List<String> warnings) {
+        return McpConfigFiles.parse(file, text, McpServerDefinition.Origin.PROJECT_CONFIG, environment, warnings);
+    }
+
+    /** The servers exactly as written, {@code ${…}} untouched: what the user is shown. */
+    public List<McpServerDefinition> unexpanded() {
+        return McpConfigFiles.parse(file, text, McpServerDefinition.Origin.PROJECT_CONFIG, null, new ArrayList<>());
+    }
+
+    /** One line per server: {@code name → command args} or {@code name → url}, as written. */
+    public List<String> describe() {
+        List<String> out = new ArrayList<>();
+        for (McpServerDefinition d : unexpanded()) {
+            var c = d.config();
+            String what = "stdio".equals(c.type())
+                    ? String.join(" ", prepend(c.command(), c.args()))
+                    : c.type() + " " + c.url();
+            out.add(d.name() + " → " + what);
+        }
+        return out;
+    }
+
+    private static List<String> prepend(String first, List<String> rest) {
+        List<String> all = new ArrayList<>();
+        all.add(first);
+        if (rest != null) all.addAll(rest);
+        return all;
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
