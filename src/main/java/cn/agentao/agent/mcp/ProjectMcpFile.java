@@ -1,5 +1,7 @@
 package cn.agentao.agent.mcp;
 
+import cn.agentao.agent.protocol.McpServerConfig.NameValue;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,11 +49,17 @@ public record ProjectMcpFile(Path file, String text, String digest) {
         for (McpServerDefinition d : unexpanded()) {
             var c = d.config();
             String what = "stdio".equals(c.type())
-                    ? String.join(" ", prepend(c.command(), c.args()))
-                    : c.type() + " " + c.url();
+                    ? String.join(" ", prepend(c.command(), c.args())) + pairs("env", c.env(), "=")
+                    : c.type() + " " + c.url() + pairs("headers", c.headers(), ": ");
             out.add(d.name() + " → " + what);
         }
         return out;
+    }
+
+    /** As written in the project's file (its own text, references unexpanded), so the user sees where values go. */
+    private static String pairs(String label, List<NameValue> values, String separator) {
+        if (values == null || values.isEmpty()) return "";
+        return " (" + label + " " + String.join(", ", values.stream().map(v -> v.name() + separator + v.value()).toList()) + ")";
     }
 
     private static List<String> prepend(String first, List<String> rest) {
