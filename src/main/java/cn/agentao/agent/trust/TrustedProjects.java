@@ -3,6 +3,7 @@ package cn.agentao.agent.trust;
 import cn.agentao.agent.mcp.ProjectMcpFile;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.store.DurableFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
@@ -10,10 +11,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -110,16 +109,7 @@ public final class TrustedProjects {
 
     private void write(ObjectNode root) throws IOException {
         Files.createDirectories(file.getParent());
-        Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp");
-        try {
-            Files.writeString(tmp, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n", StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        byte[] json = (Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
+        DurableFiles.writeAtomically(file, json, true);
     }
 }
