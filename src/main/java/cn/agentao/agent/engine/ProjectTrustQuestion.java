@@ -51,7 +51,7 @@ final class ProjectTrustQuestion {
         List<String> servers = file.describe();
         String text = "This project's " + file.file() + " starts these MCP servers (programs that run as you, or "
                 + "servers that get your headers):\n" + String.join("\n", servers.stream().map(s -> "- " + s).toList())
-                + "\nTrusting the project also lets its .env choose model providers and endpoints (from its next session).";
+                + "\nTrusting the project also lets its .env choose model providers and endpoints.";
         SessionUpdate.ToolCall call = new SessionUpdate.ToolCall(id, "Start the project's MCP servers: " + String.join("; ", servers),
                 ToolKind.EXECUTE, ToolCallStatus.PENDING, List.of(ToolCallContent.text(text)),
                 List.of(new ToolCallLocation(file.file().toString())), null, null);
