@@ -135,8 +135,6 @@ public final class Engine implements AutoCloseable {
 
     TrustedProjects trust() { return trust; }
 
-    Map<String, String> environment() { return env; }
-
     ModelChoice currentChoice(Session session) {
         ModelCatalog catalog = catalog(session.cwd());
         return catalog.find(session.model()).or(catalog::defaultChoice)
@@ -197,9 +195,11 @@ public final class Engine implements AutoCloseable {
     private void startMcpServers(SessionRuntime rt) {
         Session session = rt.session();
         ProjectMcpFile project = ProjectMcpFile.read(session.cwd()).orElse(null);
-        boolean hasProjectServers = project != null && !project.unexpanded().isEmpty();
+        List<String> projectProblems = new ArrayList<>();
+        boolean hasProjectServers = project != null && !project.unexpanded(projectProblems).isEmpty();
         boolean approved = hasProjectServers && trust.approved(session.cwd(), project);
         McpConfigFiles.Result config = McpConfigFiles.serversFor(approved ? project : null, env, session.mcpServers());
+        if (!approved) projectProblems.forEach(w -> notice(rt, "MCP configuration: " + w));
         config.warnings().forEach(w -> notice(rt, "MCP configuration: " + w));
         if (hasProjectServers && !approved) {
             if (trust.declined(session.cwd(), project)) {

@@ -38,15 +38,15 @@ public record ProjectMcpFile(Path file, String text, String digest) {
         return McpConfigFiles.parse(file, text, McpServerDefinition.Origin.PROJECT_CONFIG, environment, warnings);
     }
 
-    /** The servers exactly as written, {@code ${…}} untouched: what the user is shown. */
-    public List<McpServerDefinition> unexpanded() {
-        return McpConfigFiles.parse(file, text, McpServerDefinition.Origin.PROJECT_CONFIG, null, new ArrayList<>());
+    /** The servers exactly as written, {@code ${…}} untouched: what the user is shown; problems go to {@code warnings}. */
+    public List<McpServerDefinition> unexpanded(List<String> warnings) {
+        return McpConfigFiles.parse(file, text, McpServerDefinition.Origin.PROJECT_CONFIG, null, warnings);
     }
 
     /** One line per server: {@code name → command args} or {@code name → url}, as written. */
     public List<String> describe() {
         List<String> out = new ArrayList<>();
-        for (McpServerDefinition d : unexpanded()) {
+        for (McpServerDefinition d : unexpanded(new ArrayList<>())) {
             var c = d.config();
             String what = "stdio".equals(c.type())
                     ? String.join(" ", prepend(c.command(), c.args())) + pairs("env", c.env(), "=")

@@ -424,6 +424,18 @@ class TrustSecurityIT {
         assertFalse(Files.exists(marker));
     }
 
+    @Test
+    void aBrokenProjectMcpJsonIsShownAndStartsNothing() throws Exception {
+        Path ws = h.newWorkspace();
+        Files.createDirectories(ws.resolve(".agent"));
+        Files.writeString(ws.resolve(".agent/mcp.json"), "{ \"mcpServers\": ");
+        int before = trustQuestions();
+        String id = h.newSession(ws);
+        awaitMessage(id, "is not valid JSON");
+        assertEquals(before, trustQuestions(), "nothing to ask about");
+        assertEquals("", attacker.everything());
+    }
+
     // ------------------------------------------------------------------ protected paths
 
     private static void assertWriteAskedAndRefused(String mode, String path, String existing) throws Exception {
