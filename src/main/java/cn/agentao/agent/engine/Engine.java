@@ -161,6 +161,7 @@ public final class Engine implements AutoCloseable {
         SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(RecordTypes.STATE, stateRecord(r)));
         runtimes.put(session.id(), rt);
         catalog(session.cwd()).warnings().forEach(w -> notice(rt, "Configuration: " + w));
+        trust.problem().ifPresent(w -> notice(rt, "Configuration: " + w));
         ProjectFiles.outsideWorkspace(session.cwd()).forEach(w -> notice(rt, w));
         startMcpServers(rt);
         return rt;

@@ -95,16 +95,28 @@ public final class TrustedProjects {
         }
     }
 
+    /** What is wrong with the file, in plain words, or empty when it is fine or absent. */
+    public Optional<String> problem() {
+        return parse() == null ? Optional.of(file + " is not a JSON object; no project is trusted until it is fixed.")
+                : Optional.empty();
+    }
+
     private ObjectNode readAll() {
+        ObjectNode root = parse();
+        if (root != null) return root;
+        log.warn("{} is not a JSON object; no project is trusted until it is fixed", file);
+        return Json.object();
+    }
+
+    /** The file's object, an empty one when there is no file, null when it is broken. */
+    private ObjectNode parse() {
         if (!Files.isRegularFile(file)) return Json.object();
         try {
             JsonNode n = Json.MAPPER.readTree(Files.readString(file));
-            if (n != null && n.isObject()) return (ObjectNode) n;
+            return n != null && n.isObject() ? (ObjectNode) n : null;
         } catch (IOException | RuntimeException e) {
-            // reported below
+            return null;
         }
-        log.warn("{} is not a JSON object; no project is trusted until it is fixed", file);
-        return Json.object();
     }
 
     private void write(ObjectNode root) throws IOException {

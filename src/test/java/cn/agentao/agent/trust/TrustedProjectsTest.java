@@ -76,8 +76,10 @@ class TrustedProjectsTest {
         Files.createDirectories(trust.file().getParent());
         Files.writeString(trust.file(), "{ broken");
         assertFalse(trust.trusted(project));
+        assertTrue(trust.problem().orElseThrow().contains("not a JSON object"));
         trust.record(project, true, null);
         assertTrue(trust.trusted(project), "recording replaces the broken file");
+        assertTrue(trust.problem().isEmpty());
     }
 
     @Test
