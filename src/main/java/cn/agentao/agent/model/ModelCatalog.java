@@ -333,6 +333,7 @@ public final class ModelCatalog {
             StringBuilder help = new StringBuilder();
             if (defaultChoice == null) {
                 help.append("No language model is configured.\n");
+                env.notices().forEach(n -> help.append(n).append('\n')); // e.g. a key held back in an untrusted project
             }
             if (!envMissing.isEmpty()) {
                 help.append("To use ").append(prefix).append(", set ").append(String.join(" and ", envMissing))

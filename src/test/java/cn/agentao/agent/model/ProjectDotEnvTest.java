@@ -68,6 +68,16 @@ class ProjectDotEnvTest {
     }
 
     @Test
+    void aKeyKeptOnlyInAnUntrustedProjectSaysHowToTrustIt() throws Exception {
+        env = Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString());
+        ModelCatalog c = catalog("OPENAI_API_KEY=sk-project\n", false);
+        assertFalse(c.configured());
+        String help = c.missingConfigurationHelp();
+        assertTrue(help.contains("OPENAI_API_KEY was ignored") && help.contains("agent trust"), help);
+        assertFalse(help.contains("sk-project"), help);
+    }
+
+    @Test
     void aTrustedProjectsDotEnvAppliesWhole() throws Exception {
         ModelCatalog c = catalog("LLM_PROVIDER=LOCAL\nLOCAL_API_KEY=${OPENAI_API_KEY}\nLOCAL_BASE_URL=http://localhost:9/v1\nLOCAL_MODEL=m\n", true);
         ResolvedProvider p = c.resolve("local");
