@@ -52,6 +52,16 @@ class ParserSecurityIT {
 
     private record Case(String name, String mode, String command) {}
 
+    private interface Body {
+        void run(Case c, Path ws) throws Exception;
+    }
+
+    /** One dynamic test per case, each in a fresh workspace. */
+    private static Stream<DynamicTest> each(List<Case> cases, Body body) {
+        return cases.stream().map(c -> DynamicTest.dynamicTest(c.name() + " in " + c.mode(),
+                () -> body.run(c, h.newWorkspace())));
+    }
+
     private static SecurityHarness.Outcome run(Path ws, String mode, String command) throws InterruptedException {
         SecurityHarness.Outcome o = h.runTool(ws, mode, "run_shell_command",
                 Json.object().put("command", command).toString());
@@ -78,8 +88,7 @@ class ParserSecurityIT {
                 new Case("rg --pre=sh", "read-only", "rg --pre=sh PATTERN src"),
                 new Case("rg --pre sh", "workspace-write", "rg --pre sh PATTERN src"),
                 new Case("find -exec sh", "plan", "find src -name x.sh -exec sh {} ;"));
-        return cases.stream().map(c -> DynamicTest.dynamicTest(c.name() + " in " + c.mode(), () -> {
-            Path ws = h.newWorkspace();
+        return each(cases, (c, ws) -> {
             Path marker = ws.resolve("MARKER");
             Files.createDirectories(ws.resolve("src"));
             Files.writeString(ws.resolve("src/x.sh"), "touch '" + marker + "' # PATTERN\n");
@@ -88,7 +97,7 @@ class ParserSecurityIT {
             Files.writeString(ws.resolve("in.txt"), lines);
             run(ws, c.mode(), c.command());
             assertFalse(Files.exists(marker), c.name() + " ran a program in " + c.mode());
-        }));
+        });
     }
 
     @TestFactory
@@ -99,13 +108,12 @@ class ParserSecurityIT {
                 new Case("git -C evil status", "workspace-write", "git -C evil status"),
                 new Case("git --git-dir --work-tree", "read-only", "git --git-dir=evil --work-tree=. status"),
                 new Case("GIT_DIR=", "plan", "GIT_DIR=evil GIT_WORK_TREE=. git status"));
-        return cases.stream().map(c -> DynamicTest.dynamicTest(c.name() + " in " + c.mode(), () -> {
-            Path ws = h.newWorkspace();
+        return each(cases, (c, ws) -> {
             Path marker = ws.resolve("MARKER");
             writeDisguisedGitDir(ws.resolve("evil"), marker);
             run(ws, c.mode(), c.command());
             assertFalse(Files.exists(marker), c.name() + " ran core.fsmonitor in " + c.mode());
-        }));
+        });
     }
 
     @Test
@@ -147,15 +155,14 @@ class ParserSecurityIT {
                 new Case("sort --outp FILE", "plan", "sort --outp TARGET in.txt"),
                 new Case("sort -o../relative", "full-access", "sort -o../outside/target.txt in.txt"),
                 new Case("tee through a brace expansion", "full-access", "tee ./{a,../outside/target.txt} < in.txt"));
-        return cases.stream().map(c -> DynamicTest.dynamicTest(c.name() + " in " + c.mode(), () -> {
-            Path ws = h.newWorkspace();
+        return each(cases, (c, ws) -> {
             Files.writeString(ws.resolve("in.txt"), "OVERWRITTEN\n");
             Path target = outside.resolve("target.txt");
             Files.writeString(target, "ORIGINAL\n");
             Files.createDirectories(ws.resolve("../outside"));
             run(ws, c.mode(), c.command().replace("TARGET", target.toString()));
             assertEquals("ORIGINAL\n", Files.readString(target), c.name() + " wrote outside in " + c.mode());
-        }));
+        });
     }
 
     // ---- reads of a HOME secret through globs, links and lists: never sent to the model ----
@@ -177,14 +184,13 @@ class ParserSecurityIT {
                 new Case("file -f SECRET", "workspace-write", "file -f" + secret),
                 new Case("file -flin", "read-only", "file -flin"),
                 new Case("file -f through a link", "plan", "file -f lin"));
-        return cases.stream().map(c -> DynamicTest.dynamicTest(c.name() + " in " + c.mode(), () -> {
-            Path ws = h.newWorkspace();
+        return each(cases, (c, ws) -> {
             Files.createSymbolicLink(ws.resolve("lin"), secret);
             Files.createSymbolicLink(ws.resolve("h"), secret.getParent());
             SecurityHarness.Outcome o = run(ws, c.mode(), c.command());
             assertFalse(String.valueOf(o.toolResult()).contains(SECRET), c.name() + " read the secret: " + o.toolResult());
             assertFalse(h.everythingSentToModel().contains(SECRET), c.name() + " sent the secret to the model");
-        }));
+        });
     }
 
     // ---- full-access: recursive deletes of HOME in every spelling; the throwaway HOME must survive ----
