@@ -7,12 +7,16 @@ import cn.agentao.agent.permission.ShellCommandLine.SimpleCommand;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -21,7 +25,8 @@ import java.util.regex.Pattern;
  * The paths a command line names, judged against the workspace boundary as the shell and the commands would
  * resolve them:
  * <ul>
- *   <li>every argument and redirection target; the value of {@code --opt=VALUE} and {@code NAME=VALUE}; every
+ *   <li>every argument and redirection target; the value of {@code --opt=VALUE}, {@code NAME=VALUE} and
+ *       {@code @FILE}; every
  *       tail of a short option cluster ({@code -o/elsewhere/FILE}, {@code -uoFILE}, {@code -f/x}), since a stuck
  *       value may start anywhere in it;</li>
  *   <li>globs and brace expansions expanded against the file system, match by match, each match resolved
@@ -77,6 +82,7 @@ final class CommandPaths {
             int eq = a.indexOf('=');
             if (eq > 0 && a.substring(0, eq).matches("[A-Za-z_][A-Za-z0-9_]*")) out.add(a.substring(eq + 1));
         }
+        for (String c : List.copyOf(out)) if (c.startsWith("@") && c.length() > 1) out.add(c.substring(1)); // @FILE
         return out;
     }
 
@@ -94,7 +100,7 @@ final class CommandPaths {
             }
             List<Path> matches = globMatches(w, cwd, ws.home());
             if (matches == null) return true;
-            for (Path m : matches) if (!ws.contains(m)) return true;
+            if (!allInside(matches, ws)) return true;
         }
         return false;
     }
@@ -145,6 +151,22 @@ final class CommandPaths {
             current = next;
         }
         return current;
+    }
+
+    /** Whether every path lies inside once resolved; a directory's real path is found once for all its entries. */
+    private static boolean allInside(List<Path> paths, Workspace ws) {
+        Map<Path, Path> realDirs = new HashMap<>();
+        for (Path m : paths) {
+            Path parent = m.getParent();
+            Path name = m.getFileName();
+            if (parent == null || name == null || Files.isSymbolicLink(m) || name.toString().equals("..")) {
+                if (!ws.contains(m)) return false;
+                continue;
+            }
+            Path realParent = realDirs.computeIfAbsent(parent, d -> Workspace.realPath(d).orElse(null));
+            if (realParent == null || !ws.containsReal(realParent.resolve(name))) return false;
+        }
+        return true;
     }
 
     private static boolean matchesDots(String part) {
@@ -265,22 +287,23 @@ final class CommandPaths {
 
     /** Whether every symbolic link under {@code start} (followed, as the command would) stays inside. */
     static boolean treeStaysInside(Path start, Workspace ws) {
-        Deque<Path> dirs = new ArrayDeque<>(List.of(start));
+        Path startReal = Workspace.realPath(start).orElse(null);
+        if (startReal == null || !ws.containsReal(startReal)) return false;
+        Deque<Path> dirs = new ArrayDeque<>(List.of(startReal));
         Set<Path> visited = new HashSet<>();
         int seen = 0;
         while (!dirs.isEmpty()) {
-            Path dir = dirs.pop();
-            Path real = Workspace.realPath(dir).orElse(null);
-            if (real == null || !ws.containsReal(real)) return false;
-            if (!visited.add(real)) continue;
+            Path dir = dirs.pop(); // a real path: links are resolved before they are pushed
+            if (!visited.add(dir)) continue;
             try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
                 for (Path e : entries) {
                     if (++seen > MAX_ENTRIES) return false;
-                    if (Files.isSymbolicLink(e)) {
+                    BasicFileAttributes a = Files.readAttributes(e, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    if (a.isSymbolicLink()) {
                         Path target = Workspace.realPath(e).orElse(null);
                         if (target == null || !ws.containsReal(target)) return false;
-                        if (Files.isDirectory(e)) dirs.push(e);
-                    } else if (Files.isDirectory(e)) {
+                        if (Files.isDirectory(target)) dirs.push(target);
+                    } else if (a.isDirectory()) {
                         dirs.push(e);
                     }
                 }
