@@ -365,17 +365,17 @@ final class CommandBlocklist {
         return Files.exists(p) ? Workspace.realPath(p).map(Path::toString).orElse(null) : null;
     }
 
-    /**
-     * How dangerous a recursive change of a path argument is: CRITICAL for {@code /}, a top-level directory, the
-     * home directory or an ancestor of it, or all the entries of one of those ({@code /*}, {@code ~/*}); UNSURE
-     * when a run-time value could make it one of those.
-     */
     private static final Pattern HOME_PLAIN = Pattern.compile("^\\$HOME(?![A-Za-z0-9_])|^\\$\\{HOME}");
     /** ${HOME%…}, ${HOME%%…} (HOME or an ancestor), ${HOME:-…}, ${HOME-…}, ${HOME:=…}, ${HOME:?…} (HOME). */
     private static final Pattern HOME_MODIFIED = Pattern.compile("^\\$\\{HOME(%%?|:?[-=?])[^}]*}");
     private static final Pattern PWD = Pattern.compile("^(\\$PWD(?![A-Za-z0-9_])|\\$\\{PWD}|\\$\\(pwd\\)|`pwd`|~\\+)");
 
-    private static Severity severity(String word, Path cwd, Path home) { // see the comment above the patterns
+    /**
+     * How dangerous a recursive change of a path argument is: CRITICAL for {@code /}, a top-level directory, the
+     * home directory or an ancestor of it, or all the entries of one of those ({@code /*}, {@code ~/*}); UNSURE
+     * when a run-time value could make it one of those.
+     */
+    private static Severity severity(String word, Path cwd, Path home) {
         String w = word;
         Matcher hm = HOME_PLAIN.matcher(w);
         Matcher hmod = HOME_MODIFIED.matcher(w);
