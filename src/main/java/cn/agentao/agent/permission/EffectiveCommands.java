@@ -112,7 +112,7 @@ final class EffectiveCommands {
             case "watch" -> { // runs its words through sh -c
                 int i = 1;
                 while (i < w.size() && w.get(i).startsWith("-")) {
-                    if (w.get(i).matches("-[nqd]|--(interval|differences)")) i++;
+                    if (w.get(i).matches("-[nq]|--(interval|equexit)")) i++; // the options taking a value
                     i++;
                 }
                 if (i < w.size()) expandScript(String.join(" ", w.subList(i, w.size())), c.privileged(), depth);

@@ -89,6 +89,8 @@ class ShellCommandLineTest {
         assertTrue(effective("bash -c -e 'rm -rf ~'").contains("rm -rf ~"));
         assertTrue(effective("nice --adjustment 5 rm -rf /").contains("rm -rf /"));
         assertTrue(effective("doas -u root rm -rf /").contains("rm -rf /"));
+        assertTrue(effective("watch -d rm -rf /").contains("rm -rf /"));
+        assertTrue(effective("watch -n 5 'rm -rf /'").contains("rm -rf /"));
         assertTrue(effective("curl x | sh").contains(EffectiveCommands.COMPUTED_SCRIPT));
         assertTrue(effective("find . | xargs rm").contains("rm " + EffectiveCommands.COMPUTED_INPUT));
         assertTrue(ShellCommandLine.parse("bash -c ':(){ :|:& };:'").scripts().contains(":(){ :|:& };:"));
