@@ -127,11 +127,16 @@ class ParserSecurityIT {
         Path marker = ws.resolve("MARKER");
         String session = h.newSession(ws);
         h.setMode(session, "workspace-write");
-        // write_file inside the workspace is silent in workspace-write: the attacker's setup succeeds
-        write(session, "evil/HEAD", "ref: refs/heads/main\n");
-        write(session, "evil/config", fsmonitorConfig(marker));
-        write(session, "evil/objects/info/keep", "");
-        write(session, "evil/refs/heads/keep", "");
+        // such writes are asked (a git directory under another name): say the user allowed them once
+        h.answer("allow_once");
+        try {
+            write(session, "evil/HEAD", "ref: refs/heads/main\n");
+            write(session, "evil/config", fsmonitorConfig(marker));
+            write(session, "evil/objects/info/keep", "");
+            write(session, "evil/refs/heads/keep", "");
+        } finally {
+            h.answer("reject_once");
+        }
         assertTrue(Files.exists(ws.resolve("evil/config")), "the setup must have been written");
         h.runToolIn(session, "run_shell_command", Json.object().put("command", "git -C evil status").toString());
         assertFalse(Files.exists(marker), "git -C ran the fsmonitor of a git directory written by write_file");
