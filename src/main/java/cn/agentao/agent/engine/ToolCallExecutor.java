@@ -80,7 +80,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         }
         Workspace ws = Workspace.of(rt.session().cwd(), rt.session().additionalDirectories());
         ToolEnvironment env = ToolEnvironment.forClient(rt.client().capabilities(),
-                (method, params) -> rt.client().call(method, params, cancel), rt.session().id());
+                (method, params) -> rt.client().call(method, params, cancel), rt.session().id(), rt.children());
         SimpleToolContext ctx = SimpleToolContext.of(rt.session().id(), ws, env, cancel);
         ToolInvocation invocation;
         try {

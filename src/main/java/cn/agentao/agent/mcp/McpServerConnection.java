@@ -1,5 +1,6 @@
 package cn.agentao.agent.mcp;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.cli.Version;
 import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.McpServerConfig;
@@ -70,6 +71,7 @@ final class McpServerConnection {
     private final McpServerDefinition definition;
     private final String key;
     private final Path cwd;
+    private final ChildEnvironment children;
     private final McpTimeouts timeouts;
     private final Events events;
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
@@ -83,10 +85,12 @@ final class McpServerConnection {
     private volatile List<McpPromptCommand> prompts = List.of();
     private boolean restarted;
 
-    McpServerConnection(McpServerDefinition definition, String key, Path cwd, McpTimeouts timeouts, Events events) {
+    McpServerConnection(McpServerDefinition definition, String key, Path cwd, ChildEnvironment children,
+                        McpTimeouts timeouts, Events events) {
         this.definition = definition;
         this.key = key;
         this.cwd = cwd;
+        this.children = children;
         this.timeouts = timeouts;
         this.events = events;
     }
@@ -189,9 +193,7 @@ final class McpServerConnection {
         StdioProcessTransport process = null;
         McpClientTransport base;
         if (c.isStdio()) {
-            Map<String, String> env = new LinkedHashMap<>();
-            if (c.env() != null) c.env().forEach(nv -> env.put(nv.name(), nv.value()));
-            process = new StdioProcessTransport(name(), StdioProcessTransport.commandLine(c.command(), c.args()), env,
+            process = new StdioProcessTransport(name(), StdioProcessTransport.commandLine(c.command(), c.args()), environment(),
                     definition.secretValues(), cwd,
                     MAPPER, timeouts.shutdown());
             process.start();
@@ -233,6 +235,23 @@ final class McpServerConnection {
         } finally {
             connecting = null;
         }
+    }
+
+    /**
+     * The server's whole environment: the session's children's environment with the server's own {@code env} on
+     * top. Entries from the editor or the user's mcp.json are the user passing values by name; a project file's
+     * entries lose their credentials, and a project server whose command line holds one is not started.
+     */
+    private Map<String, String> environment() throws McpException {
+        McpServerConfig c = definition.config();
+        Map<String, String> declared = new LinkedHashMap<>();
+        if (c.env() != null) c.env().forEach(nv -> declared.put(nv.name(), nv.value()));
+        if (definition.origin() != McpServerDefinition.Origin.PROJECT_CONFIG) return children.variables(declared);
+        if (StdioProcessTransport.commandLine(c.command(), c.args()).stream().anyMatch(children::holdsSecret)) {
+            throw new McpException("its command line in the project's configuration holds a credential; "
+                    + "only your own configuration may pass one to a server");
+        }
+        return children.variables(children.withoutCredentials(declared));
     }
 
     private McpClientTransport httpTransport(McpServerConfig c) {

@@ -1,5 +1,6 @@
 package cn.agentao.agent.mcp;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.SessionUpdate.AvailableCommand;
 import cn.agentao.agent.util.Cancellation;
@@ -64,7 +65,17 @@ public final class McpServerSet implements AutoCloseable {
         return start(definitions, cwd, McpTimeouts.DEFAULT, listener);
     }
 
+    /** As above; stdio servers get {@code children} as their environment, their declared {@code env} on top. */
+    public static McpServerSet start(List<McpServerDefinition> definitions, Path cwd, ChildEnvironment children, Listener listener) {
+        return start(definitions, cwd, children, McpTimeouts.DEFAULT, listener);
+    }
+
     public static McpServerSet start(List<McpServerDefinition> definitions, Path cwd, McpTimeouts timeouts, Listener listener) {
+        return start(definitions, cwd, ChildEnvironment.ofAgent(cwd == null ? List.of() : List.of(cwd)), timeouts, listener);
+    }
+
+    public static McpServerSet start(List<McpServerDefinition> definitions, Path cwd, ChildEnvironment children,
+                                     McpTimeouts timeouts, Listener listener) {
         Listener safe = guarded(listener == null ? Listener.NONE : listener);
         McpServerConnection.Events events = new McpServerConnection.Events() {
             @Override
@@ -79,7 +90,7 @@ public final class McpServerSet implements AutoCloseable {
         Set<String> keys = new HashSet<>();
         List<McpServerConnection> connections = new ArrayList<>();
         for (McpServerDefinition d : definitions) {
-            connections.add(new McpServerConnection(d, McpNames.serverKey(d.name(), keys), cwd, timeouts, events));
+            connections.add(new McpServerConnection(d, McpNames.serverKey(d.name(), keys), cwd, children, timeouts, events));
         }
         for (McpServerConnection c : connections) {
             Thread.ofPlatform().daemon().name("mcp-start-" + c.name()).start(c::start);
