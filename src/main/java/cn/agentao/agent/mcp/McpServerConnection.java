@@ -192,6 +192,7 @@ final class McpServerConnection {
         McpServerConfig c = definition.config();
         StdioProcessTransport process = null;
         McpClientTransport base;
+        refuseProjectCredentials();
         if (c.isStdio()) {
             process = new StdioProcessTransport(name(), StdioProcessTransport.commandLine(c.command(), c.args()), environment(),
                     definition.secretValues(), cwd,
@@ -240,18 +241,31 @@ final class McpServerConnection {
     /**
      * The server's whole environment: the session's children's environment with the server's own {@code env} on
      * top. Entries from the editor or the user's mcp.json are the user passing values by name; a project file's
-     * entries lose their credentials, and a project server whose command line holds one is not started.
+     * entries lose their credentials.
      */
-    private Map<String, String> environment() throws McpException {
+    private Map<String, String> environment() {
         McpServerConfig c = definition.config();
         Map<String, String> declared = new LinkedHashMap<>();
         if (c.env() != null) c.env().forEach(nv -> declared.put(nv.name(), nv.value()));
-        if (definition.origin() != McpServerDefinition.Origin.PROJECT_CONFIG) return children.variables(declared);
-        if (StdioProcessTransport.commandLine(c.command(), c.args()).stream().anyMatch(children::holdsSecret)) {
-            throw new McpException("its command line in the project's configuration holds a credential; "
+        boolean fromProject = definition.origin() == McpServerDefinition.Origin.PROJECT_CONFIG;
+        return children.variables(fromProject ? children.withoutCredentials(declared) : declared);
+    }
+
+    /**
+     * A project file may not hand a credential (say {@code ${OPENAI_API_KEY}}) to the program it names or to the
+     * URL it names: such a server is not started.
+     */
+    private void refuseProjectCredentials() throws McpException {
+        if (definition.origin() != McpServerDefinition.Origin.PROJECT_CONFIG) return;
+        McpServerConfig c = definition.config();
+        List<String> exposed = new ArrayList<>();
+        if (c.isStdio()) exposed.addAll(StdioProcessTransport.commandLine(c.command(), c.args()));
+        if (c.url() != null) exposed.add(c.url());
+        if (c.headers() != null) c.headers().forEach(h -> exposed.add(h.value()));
+        if (exposed.stream().anyMatch(children::holdsSecret)) {
+            throw new McpException("the project's configuration would hand it a credential; "
                     + "only your own configuration may pass one to a server");
         }
-        return children.variables(children.withoutCredentials(declared));
     }
 
     private McpClientTransport httpTransport(McpServerConfig c) {
