@@ -29,15 +29,17 @@ public final class CredentialNames {
 
     public static boolean isCredential(String name) {
         if (name == null || name.isEmpty()) return false;
-        String[] words = java.util.Arrays.stream(name.toUpperCase(Locale.ROOT).split("_"))
-                .filter(w -> !w.isEmpty()).toArray(String[]::new);
-        for (int i = 0; i < words.length; i++) {
-            String w = words[i];
+        String previous = null;
+        String last = null;
+        int count = 0;
+        for (String w : name.toUpperCase(Locale.ROOT).split("_")) {
+            if (w.isEmpty()) continue;
             for (String ending : WORD_ENDINGS) if (w.endsWith(ending)) return true;
-            if (w.equals("KEY") && i > 0 && BEFORE_KEY.contains(words[i - 1])) return true;
+            if (w.equals("KEY") && previous != null && BEFORE_KEY.contains(previous)) return true;
+            previous = w;
+            last = w;
+            count++;
         }
-        if (words.length < 2) return false;
-        String last = words[words.length - 1];
-        return LAST_WORDS.contains(last) || last.endsWith("AUTH");
+        return count >= 2 && (LAST_WORDS.contains(last) || last.endsWith("AUTH"));
     }
 }

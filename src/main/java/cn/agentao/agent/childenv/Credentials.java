@@ -29,7 +29,9 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
 
     public Credentials {
         keyVariables = Set.copyOf(keyVariables);
-        values = Set.copyOf(values.stream().filter(v -> v != null && v.length() >= MIN_SECRET_LENGTH).toList());
+        Set<String> longEnough = new LinkedHashSet<>();
+        for (String v : values) if (v != null && v.length() >= MIN_SECRET_LENGTH) longEnough.add(v);
+        values = Set.copyOf(longEnough);
         passEnv = Set.copyOf(passEnv);
     }
 

@@ -1,8 +1,6 @@
 package cn.agentao.agent.cli;
 
 import cn.agentao.agent.acp.AcpAgent;
-import cn.agentao.agent.childenv.Credentials;
-import cn.agentao.agent.childenv.OwnEnviron;
 import cn.agentao.agent.engine.Engine;
 import cn.agentao.agent.engine.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
@@ -102,7 +100,6 @@ public final class AcpLaunch {
         OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
 
-        OwnEnviron.hide(Credentials.of(System.getenv())); // before any child could read /proc/$PPID/environ
         AcpAgent agent = agent(options, System.getenv(), System.in, protocolOut);
         AtomicBoolean stopping = new AtomicBoolean();
         Signals.onTerminate(() -> {
