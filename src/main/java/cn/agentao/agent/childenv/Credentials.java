@@ -88,6 +88,14 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
         return URL_PASSWORD.matcher(text).find();
     }
 
+    /** {@code text} with every known secret value replaced by {@code ***} (null stays null). */
+    public String mask(String text) {
+        if (text == null || text.isEmpty()) return text;
+        String out = text;
+        for (String secret : values) if (out.contains(secret)) out = out.replace(secret, "***");
+        return out;
+    }
+
     @Override
     public String toString() {
         return "Credentials[keyVariables=" + keyVariables + ", " + values.size() + " values, passEnv=" + passEnv + "]";

@@ -212,6 +212,15 @@ class ChildEnvironmentTest {
     }
 
     @Test
+    void knownSecretsAreMaskedInText() {
+        Map<String, String> env = agentEnv();
+        env.put("GITHUB_TOKEN", "ghp_abcdefghijklmnop");
+        Credentials c = Credentials.of(env);
+        assertEquals("OPENAI_API_KEY=***\ntoken: ***\nlocal", c.mask("OPENAI_API_KEY=" + KEY + "\ntoken: ghp_abcdefghijklmnop\nlocal"));
+        assertNull(c.mask(null));
+    }
+
+    @Test
     void credentialNamesAreRecognisedButOrdinaryOnesAreNot() {
         for (String n : List.of("OPENAI_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD",
                 "SLACK_WEBHOOK_SECRET", "GPG_PASSPHRASE", "AZURE_CREDENTIALS", "NPM_TOKEN", "PRIVATE_KEY", "SSH_PRIVATE_KEY_PATH")) {

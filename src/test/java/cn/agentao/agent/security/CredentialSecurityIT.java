@@ -194,6 +194,24 @@ class CredentialSecurityIT {
         ran(shell(ws, "full-access", "sh steal.sh"), "stolen-nothing");
     }
 
+    // ------------------------------------------------------------------ files that hold a secret
+
+    @Test
+    void readingTheProjectsDotEnvShowsTheLineButNotTheKey() throws Exception {
+        Path ws = h.newWorkspace();
+        Files.writeString(ws.resolve(".env"), "OPENAI_API_KEY=" + SecurityHarness.SECRET_KEY + "\nSERVICE_TOKEN=dotenv-only-token-42\n");
+        String out = ran(h.runTool(ws, "read-only", "read_file", "{\"path\":\".env\"}"), "OPENAI_API_KEY=***");
+        assertFalse(out.contains("dotenv-only-token-42"), out);
+        assertFalse(h.everythingSentToModel().contains("dotenv-only-token-42"));
+    }
+
+    @Test
+    void aCommandPrintingAFileThatHoldsSecretsShowsThemMasked() throws Exception {
+        Path ws = h.newWorkspace();
+        Files.writeString(ws.resolve("notes.txt"), "key " + SecurityHarness.SECRET_KEY + " token " + GITHUB + " db " + DB + "\n");
+        ran(shell(ws, "read-only", "cat notes.txt"), "key *** token *** db ***");
+    }
+
     // ------------------------------------------------------------------ hostile inherited variables
 
     @Test
