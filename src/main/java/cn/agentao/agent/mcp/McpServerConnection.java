@@ -195,7 +195,7 @@ final class McpServerConnection {
         refuseProjectCredentials();
         if (c.isStdio()) {
             process = new StdioProcessTransport(name(), StdioProcessTransport.commandLine(c.command(), c.args()), environment(),
-                    definition.secretValues(), cwd,
+                    secrets(), cwd,
                     MAPPER, timeouts.shutdown());
             process.start();
             base = process;
@@ -249,6 +249,13 @@ final class McpServerConnection {
         if (c.env() != null) c.env().forEach(nv -> declared.put(nv.name(), nv.value()));
         boolean fromProject = definition.origin() == McpServerDefinition.Origin.PROJECT_CONFIG;
         return children.variables(fromProject ? children.withoutCredentials(declared) : declared);
+    }
+
+    /** What is masked in the server's stderr: its declared values and the session's credentials. */
+    private List<String> secrets() {
+        List<String> all = new ArrayList<>(definition.secretValues());
+        all.addAll(children.credentials().values());
+        return all;
     }
 
     /**
