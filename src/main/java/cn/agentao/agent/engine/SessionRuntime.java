@@ -16,6 +16,7 @@ public final class SessionRuntime {
     private volatile boolean titled;
     private volatile McpServerSet mcp;
     private volatile ChildEnvironment children;
+    private volatile cn.agentao.agent.mcp.ProjectMcpFile pendingTrustQuestion;
     private final java.util.List<String> pendingNotices = new java.util.ArrayList<>();
     private boolean announced;
 
@@ -52,6 +53,17 @@ public final class SessionRuntime {
     }
 
     void children(ChildEnvironment environment) { this.children = environment; }
+
+    /** The project's {@code .agent/mcp.json} to ask about once the client knows the session, or null. */
+    cn.agentao.agent.mcp.ProjectMcpFile pendingTrustQuestion() { return pendingTrustQuestion; }
+
+    void pendingTrustQuestion(cn.agentao.agent.mcp.ProjectMcpFile file) { this.pendingTrustQuestion = file; }
+
+    synchronized cn.agentao.agent.mcp.ProjectMcpFile takePendingTrustQuestion() {
+        cn.agentao.agent.mcp.ProjectMcpFile f = pendingTrustQuestion;
+        pendingTrustQuestion = null;
+        return f;
+    }
 
     /** Notices wait until the client knows the session; returns true when it may be told at once. */
     synchronized boolean queueNoticeUnlessAnnounced(String text) {
