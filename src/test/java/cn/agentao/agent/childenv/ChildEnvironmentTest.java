@@ -186,7 +186,7 @@ class ChildEnvironmentTest {
     }
 
     @Test
-    void aSessionsCredentialsComeFromTheCatalogTheDotEnvFilesAndTheUsersPassEnv() throws Exception {
+    void aTrustedSessionsCredentialsComeFromTheCatalogTheDotEnvFilesAndTheUsersPassEnv() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Path config = Files.createDirectories(dir.resolve("config/agent"));
         Files.writeString(ws.resolve(".env"), "DEEPSEEK_API_KEY=sk-from-project-dotenv-1\nSERVICE_SECRET=from-dotenv-secret\n");
@@ -204,7 +204,7 @@ class ChildEnvironmentTest {
         env.put("COPY1", "sk-from-project-dotenv-1");
         env.put("COPY2", "from-dotenv-secret");
         env.put("COPY3", "literal-key-in-config");
-        ConfigLocations loc = ConfigLocations.standard(ws, env);
+        ConfigLocations loc = ConfigLocations.standard(ws, env, true); // a trusted project: its .env applies whole
         Credentials c = Credentials.load(env, loc, ModelCatalog.load(env, loc));
         Map<String, String> v = ChildEnvironment.of(env, c, List.of(ws)).variables();
         for (String n : List.of("MY_LLM", "COPY1", "COPY2", "COPY3", "OPENAI_API_KEY")) assertFalse(v.containsKey(n), n);
