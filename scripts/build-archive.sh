@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the release archives from target/agent.jar and target/lib (`./mvnw package` first; bin/release does it all):
-#   OUT/agent-VERSION-PLATFORM.tar.gz (.zip on Windows), the standalone archive: a runtime made by jlink with only
+#   OUT/agent-VERSION-PLATFORM.zip, the standalone archive: a runtime made by jlink with only
 #     the modules the agent needs (computed by jdeps), the application, and an AOT cache trained on that runtime
 #     during this build (made afresh every time: a cache from another JVM or an older jar is refused or stale).
 #     Runs where no Java is installed: unpack, then agent/bin/agent --acp (agent\bin\agent.cmd on Windows).
 #   OUT/agent-VERSION.zip, the plain JVM archive for machines with a JDK 21+ (no runtime, no AOT cache).
 #   OUT/SHA256SUMS.
 # Usage: scripts/build-archive.sh [--fast] [--out DIR] [--platform NAME]     (default OUT: target/release)
-#   --fast  only the standalone archive, gzip -1, no checksums (what the tests build; same runtime and cache).
+#   --fast  only the standalone archive, zip -1, no checksums (what the tests build; same runtime and cache).
+# Zip everywhere: Homebrew formulae and Scoop manifests take .zip; zip keeps the executable bits (unzip restores them).
 # Needs the JDK the jar was built with (JAVA_HOME or scripts/find-jdk.sh); JDK 25+ for the AOT cache.
 set -euo pipefail
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -49,14 +50,11 @@ app_layout() {
   chmod +x "$dir/bin/agent"
   if [ -f "$here/target/bom.json" ]; then cp "$here/target/bom.json" "$dir/app/sbom.cdx.json"; fi
 }
-pack() {  # pack DIR ARCHIVE: tar.gz keeps the executable bits; zip for Windows and the plain archive
+pack() {  # pack DIR ARCHIVE
   local dir="$1" archive="$2"
   rm -f "$archive"
-  case "$archive" in
-    *.tar.gz) tar -C "$dir" -cf - agent | gzip "-${GZIP_LEVEL:-9}" > "$archive" ;;
-    *.zip) if command -v zip >/dev/null; then (cd "$dir" && zip -q -r "-${GZIP_LEVEL:-9}" "$archive" agent)
-           else "$JAVA_HOME/bin/jar" --create --no-manifest --file "$archive" -C "$dir" agent; fi ;;
-  esac
+  if command -v zip >/dev/null; then (cd "$dir" && zip -q -r "-${ZIP_LEVEL:-9}" "$archive" agent)
+  else "$JAVA_HOME/bin/jar" --create --no-manifest --file "$archive" -C "$dir" agent; fi  # Windows runners: no zip
 }
 
 # 1. Standalone: jlink runtime + app + AOT cache trained on that runtime.
@@ -71,9 +69,8 @@ if "$JAVA_CMD" --list-modules | grep -q '^jdk.crypto.ec@'; then modules="$module
 # The cache must come out of a JDK 25+ (older ones have none: the archive then starts without it).
 required=""; [ "$(_agent_java_major "$JAVA_CMD")" -ge 25 ] && required=1
 AOT_REQUIRED="$required" bash "$here/scripts/train-aot.sh" "$std/agent/runtime" "$std/agent/app/agent.jar" "$std/agent/app/agent.aot"
-ext=tar.gz; [ "${platform%%-*}" = windows ] && ext=zip
-standalone="$out/agent-$version-$platform.$ext"
-if [ -n "$fast" ]; then GZIP_LEVEL=1 pack "$std" "$standalone"; else pack "$std" "$standalone"; fi
+standalone="$out/agent-$version-$platform.zip"
+if [ -n "$fast" ]; then ZIP_LEVEL=1 pack "$std" "$standalone"; else pack "$std" "$standalone"; fi
 echo "build-archive: $standalone (modules: $modules)" >&2
 [ -n "$fast" ] && exit 0
 
@@ -84,4 +81,4 @@ cp "$here/scripts/find-jdk.sh" "$plain/agent/app/find-jdk.sh"
 pack "$plain" "$out/agent-$version.zip"
 echo "build-archive: $out/agent-$version.zip" >&2
 
-(cd "$out" && sha256sum agent-"$version"*.tar.gz agent-"$version"*.zip 2>/dev/null > SHA256SUMS || true)
+(cd "$out" && sha256sum agent-"$version"*.zip > SHA256SUMS)

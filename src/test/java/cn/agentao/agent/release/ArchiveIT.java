@@ -43,14 +43,15 @@ class ArchiveIT {
                 "HOME", System.getProperty("user.home"));
         run(home, buildEnv, Duration.ofMinutes(8), "bash", home.resolve("scripts/build-archive.sh").toString(), "--fast", "--out", out.toString());
         List<Path> archives;
-        try (Stream<Path> s = Files.list(out)) { archives = s.filter(p -> p.toString().endsWith(".tar.gz")).toList(); }
+        try (Stream<Path> s = Files.list(out)) { archives = s.filter(p -> p.toString().endsWith(".zip")).toList(); }
         assertEquals(1, archives.size(), "one standalone archive: " + archives);
         String name = archives.getFirst().getFileName().toString();
-        assertTrue(name.matches("agent-.+-linux-(x86_64|aarch_64)\\.tar\\.gz"), name);
-        version = name.substring("agent-".length(), name.lastIndexOf("-linux-"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("agent-(.+)-(linux|osx)-(x86_64|aarch_64)\\.zip").matcher(name);
+        assertTrue(m.matches(), name);
+        version = m.group(1);
 
         unpacked = Files.createDirectories(tmp.resolve("empty"));
-        run(unpacked, Map.of("PATH", System.getenv("PATH")), Duration.ofMinutes(2), "tar", "xzf", archives.getFirst().toString());
+        run(unpacked, Map.of("PATH", System.getenv("PATH")), Duration.ofMinutes(2), "unzip", "-q", archives.getFirst().toString());
         // PATH with only what the launcher script itself uses: no java anywhere on it.
         tools = Files.createDirectories(tmp.resolve("tools"));
         for (String t : List.of("bash", "dirname", "readlink")) {
