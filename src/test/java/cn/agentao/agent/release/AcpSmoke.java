@@ -60,7 +60,9 @@ public final class AcpSmoke {
                 check(model.requests().getLast().body().toString().contains("the artefact can read files"),
                         "the file's text did not go back to the model");
                 check(agent.violations().equals(List.of()), "stdout held non-protocol lines: " + agent.violations());
-                check(!agent.stderr().contains("[warning]") && !agent.stderr().contains("[error"), "JVM warnings: " + agent.stderr());
+                // JVM warnings (a refused AOT cache, sun.misc.Unsafe or restricted-method notices) reach the user.
+                String err = agent.stderr();
+                check(!err.contains("[warning]") && !err.contains("[error") && !err.contains("WARNING:"), "JVM warnings: " + err);
             }
         }
     }
