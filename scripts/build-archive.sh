@@ -7,7 +7,7 @@
 #   OUT/agent-VERSION.zip, the plain JVM archive for machines with a JDK 21+ (no runtime, no AOT cache).
 #   OUT/SHA256SUMS.
 # Usage: scripts/build-archive.sh [--fast] [--out DIR] [--platform NAME]     (default OUT: target/release)
-#   --fast  only the standalone archive, zip -1, no checksums (what the tests build; same runtime and cache).
+#   --fast  zip -1 and no checksums (what the tests build; the same runtime, cache and layout).
 # Zip everywhere: Homebrew formulae and Scoop manifests take .zip; zip keeps the executable bits (unzip restores them).
 # Needs the JDK the jar was built with (JAVA_HOME or scripts/find-jdk.sh); JDK 25+ for the AOT cache.
 set -euo pipefail
@@ -70,9 +70,9 @@ if "$JAVA_CMD" --list-modules | grep -q '^jdk.crypto.ec@'; then modules="$module
 required=""; [ "$(_agent_java_major "$JAVA_CMD")" -ge 25 ] && required=1
 AOT_REQUIRED="$required" bash "$here/scripts/train-aot.sh" "$std/agent/runtime" "$std/agent/app/agent.jar" "$std/agent/app/agent.aot"
 standalone="$out/agent-$version-$platform.zip"
-if [ -n "$fast" ]; then ZIP_LEVEL=1 pack "$std" "$standalone"; else pack "$std" "$standalone"; fi
+[ -n "$fast" ] && export ZIP_LEVEL=1
+pack "$std" "$standalone"
 echo "build-archive: $standalone (modules: $modules)" >&2
-[ -n "$fast" ] && exit 0
 
 # 2. Plain JVM archive: the same app; the launcher finds a JDK 21+.
 plain="$stage/plain"
@@ -81,4 +81,5 @@ cp "$here/scripts/find-jdk.sh" "$plain/agent/app/find-jdk.sh"
 pack "$plain" "$out/agent-$version.zip"
 echo "build-archive: $out/agent-$version.zip" >&2
 
+[ -n "$fast" ] && exit 0
 (cd "$out" && sha256sum agent-"$version"*.zip > SHA256SUMS)

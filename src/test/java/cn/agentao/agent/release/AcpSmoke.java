@@ -69,7 +69,7 @@ public final class AcpSmoke {
 
     /**
      * A user's environment without Java: no JAVA_HOME, HOME of its own, and a PATH with no java on it. On Unix
-     * that PATH is one directory holding only what the launcher script uses (bash, dirname, readlink); on
+     * that PATH is one directory holding only what the launchers use (bash, dirname, readlink, sed); on
      * Windows it is the current PATH less every directory with a java.exe.
      */
     public static Map<String, String> noJavaEnvironment(Path scratch) throws IOException {
@@ -84,7 +84,7 @@ public final class AcpSmoke {
                     .collect(Collectors.joining(File.pathSeparator)));
         } else {
             Path tools = Files.createDirectories(scratch.resolve("tools"));
-            for (String t : List.of("bash", "dirname", "readlink")) {
+            for (String t : List.of("bash", "dirname", "readlink", "sed")) {
                 Path real = Stream.of(path.split(File.pathSeparator)).map(d -> Path.of(d, t)).filter(Files::isExecutable)
                         .findFirst().orElseThrow(() -> new IllegalStateException(t + " not found on PATH"));
                 Files.createSymbolicLink(tools.resolve(t), real);

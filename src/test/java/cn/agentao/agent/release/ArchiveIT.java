@@ -26,6 +26,7 @@ class ArchiveIT {
     @TempDir
     static Path tmp;
     static Path unpacked;
+    static Path unpackedPlain;
     static String version;
 
     @BeforeAll
@@ -35,16 +36,22 @@ class ArchiveIT {
         Map<String, String> buildEnv = Map.of("JAVA_HOME", System.getProperty("java.home"), "PATH", System.getenv("PATH"),
                 "HOME", System.getProperty("user.home"));
         run(home, buildEnv, Duration.ofMinutes(8), "bash", home.resolve("scripts/build-archive.sh").toString(), "--fast", "--out", out.toString());
-        List<Path> archives;
-        try (Stream<Path> s = Files.list(out)) { archives = s.filter(p -> p.toString().endsWith(".zip")).toList(); }
-        assertEquals(1, archives.size(), "one standalone archive: " + archives);
-        String name = archives.getFirst().getFileName().toString();
+        List<Path> standalone;
+        try (Stream<Path> s = Files.list(out)) { standalone = s.filter(p -> p.toString().matches(".*_64\\.zip")).toList(); }
+        assertEquals(1, standalone.size(), "one standalone archive: " + standalone);
+        String name = standalone.getFirst().getFileName().toString();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("agent-(.+)-(linux|osx)-(x86_64|aarch_64)\\.zip").matcher(name);
         assertTrue(m.matches(), name);
         version = m.group(1);
 
-        unpacked = Files.createDirectories(tmp.resolve("empty"));
-        run(unpacked, Map.of("PATH", System.getenv("PATH")), Duration.ofMinutes(2), "unzip", "-q", archives.getFirst().toString());
+        unpacked = unzip(standalone.getFirst(), "empty");
+        unpackedPlain = unzip(out.resolve("agent-" + version + ".zip"), "empty-plain");
+    }
+
+    static Path unzip(Path archive, String into) throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve(into));
+        run(dir, Map.of("PATH", System.getenv("PATH")), Duration.ofMinutes(2), "unzip", "-q", archive.toString());
+        return dir;
     }
 
     /** A user's environment without Java (see {@link AcpSmoke#noJavaEnvironment}). */
@@ -71,6 +78,17 @@ class ArchiveIT {
         assertTrue(r.stdout.startsWith("agent " + version + "\n"), r.stdout);
         // A refused or stale AOT cache is a JVM warning on stderr: there must be none.
         assertEquals("", r.stderr, "nothing on stderr (the AOT cache was accepted)");
+    }
+
+    @Test
+    void thePlainArchiveRunsOnTheJdkInJavaHome() throws Exception {
+        Path agent = unpackedPlain.resolve("agent");
+        assertFalse(Files.exists(agent.resolve("runtime")), "no runtime in the plain archive");
+        assertFalse(Files.exists(agent.resolve("app/agent.aot")), "no cache: one made by another JVM would be refused");
+        Map<String, String> env = noJavaEnvironment("plain-user");
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        Result r = run(tmp, env, Duration.ofMinutes(1), agent.resolve("bin/agent").toString(), "--version");
+        assertEquals("agent " + version + "\nJava " + Runtime.version() + "\n", r.stdout);
     }
 
     @Test
