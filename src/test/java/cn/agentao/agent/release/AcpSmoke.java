@@ -78,7 +78,7 @@ public final class AcpSmoke {
         env.put("LANG", "C.UTF-8");
         String path = System.getenv().getOrDefault("PATH", "");
         if (File.separatorChar == '\\') {
-            for (String k : List.of("SystemRoot", "TEMP", "TMP", "USERPROFILE")) if (System.getenv(k) != null) env.put(k, System.getenv(k));
+            for (String k : List.of("SystemRoot", "windir", "ComSpec", "PATHEXT", "TEMP", "TMP", "USERPROFILE")) if (System.getenv(k) != null) env.put(k, System.getenv(k));
             env.put("PATH", Stream.of(path.split(File.pathSeparator))
                     .filter(d -> !d.isBlank() && !Files.exists(Path.of(d, "java.exe")))
                     .collect(Collectors.joining(File.pathSeparator)));
