@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # grep and glob tools against ripgrep (rg, rg --files) on a large tree: by default the JDK's own sources,
-# unpacked once from $JAVA_HOME/lib/src.zip into target/bench-src. Runs with the agent's JVM options.
+# unpacked once from $JAVA_HOME/lib/src.zip into target/bench-src. Runs with the agent's JVM options (launcher/jvm.options).
 # Usage: bench/search.sh [rounds] [tree]   (needs /usr/bin/rg: apt-get install -y ripgrep)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,6 +15,6 @@ if [ -z "$tree" ]; then
   fi
 fi
 mvn -B -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
-exec "$JAVA_CMD" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Xmx1g \
+exec "$JAVA_CMD" "@$here/launcher/jvm.options" \
   -cp "target/test-classes:target/classes:$(cat target/bench.cp)" cn.agentao.agent.bench.SearchBenchmark \
   "${1:-7}" "$tree"
