@@ -43,6 +43,13 @@ public final class Bubblewrap implements Sandbox {
     public String kind() { return "bubblewrap"; }
 
     @Override
+    public List<Path> hiddenDirectories() {
+        List<Path> all = new ArrayList<>(HIDDEN.stream().map(Path::of).toList());
+        all.addAll(hidden);
+        return all;
+    }
+
+    @Override
     public SandboxLaunch prepare(String commandLine, Path cwd, SandboxPolicy policy) throws SandboxException {
         List<Path> masks = new ArrayList<>();
         List<String> argv = argv(commandLine, cwd, policy, masks);

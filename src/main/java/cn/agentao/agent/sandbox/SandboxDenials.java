@@ -1,7 +1,11 @@
 package cn.agentao.agent.sandbox;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Whether a command that failed inside the sandbox probably failed for lack of access (a write outside the
@@ -17,11 +21,31 @@ public final class SandboxDenials {
 
     private SandboxDenials() {}
 
-    /** True for a failed command (non-zero exit) whose output carries one of the denial words. */
-    public static boolean looksDenied(Integer exitCode, String output) {
+    /**
+     * True for a failed command (non-zero exit) whose output carries one of the denial words, or says "No such file
+     * or directory" of a path inside a directory the sandbox hides whose parent exists on this machine (the sandbox
+     * hid it: {@code ~/other/x}, {@code /tmp/build/x}).
+     */
+    public static boolean looksDenied(Integer exitCode, String output, List<Path> hidden) {
         if (exitCode == null || exitCode == 0 || output == null) return false;
         String lower = output.toLowerCase(Locale.ROOT);
         for (String w : WORDS) if (lower.contains(w)) return true;
+        for (String line : output.split("\n")) {
+            if (!line.toLowerCase(Locale.ROOT).contains("no such file or directory")) continue;
+            Matcher m = PATH.matcher(line);
+            while (m.find()) if (hiddenHere(Path.of(m.group()), hidden)) return true;
+        }
+        return false;
+    }
+
+    private static final Pattern PATH = Pattern.compile("/[^\\s:'\"`]+");
+
+    private static boolean hiddenHere(Path p, List<Path> hidden) {
+        Path parent = p.normalize().getParent();
+        if (parent == null) return false;
+        for (Path h : hidden) {
+            if (parent.startsWith(h) && !parent.equals(h) && Files.isDirectory(parent)) return true;
+        }
         return false;
     }
 }

@@ -66,7 +66,7 @@ public final class SandboxLaunch implements AutoCloseable {
         if (!statusOnStderr || statusReader == null) return null;
         statusReader.join(1000);
         String s = status.toString();
-        if (s.contains("\"child-pid\"")) return null;
+        if (s.contains("\"exit-code\"")) return null; // bwrap reports the command's exit only when it ran
         String text = s.lines().filter(l -> !l.startsWith("{")).reduce((a, b) -> a + "\n" + b).orElse("").strip();
         return text.isEmpty() ? "the sandbox ended before the command started" : text;
     }

@@ -118,7 +118,7 @@ public final class RunShellCommandTool implements Tool {
                 r = new CommandRunner.Result(null, null, "", false, false, false, null, e.getMessage());
             }
             boolean denied = box != null && !r.timedOut() && !r.cancelled()
-                    && (r.sandboxFailure() != null || SandboxDenials.looksDenied(r.exitCode(), r.output()));
+                    && (r.sandboxFailure() != null || SandboxDenials.looksDenied(r.exitCode(), r.output(), box.sandbox().hiddenDirectories()));
 
             StringBuilder forModel = new StringBuilder(r.output());
             if (!r.output().isEmpty() && !r.output().endsWith("\n")) forModel.append('\n');
