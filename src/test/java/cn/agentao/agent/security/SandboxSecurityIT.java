@@ -341,7 +341,7 @@ class SandboxSecurityIT {
         try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             listener.setSoTimeout(300);
             String id = h.newSession(h.newWorkspace());
-            String curl = shell("curl -s --max-time 2 http://127.0.0.1:" + listener.getLocalPort() + "/");
+            String curl = shell("curl -sS --max-time 2 http://127.0.0.1:" + listener.getLocalPort() + "/");
             h.answer("reject_once");
             SecurityHarness.Outcome rejected = h.runToolIn(id, "run_shell_command", curl);
             assertThrows(SocketTimeoutException.class, () -> { try (Socket s = listener.accept()) { } }, "rejected: no connection");
