@@ -14,7 +14,8 @@ import java.util.Map;
  * only a loopback of its own; a pid namespace, so the whole tree dies with it), no capabilities (we may run as
  * root), a new session (no TIOCSTI into the terminal), the whole filesystem read-only, {@code /tmp}, {@code /run},
  * {@code /home}, {@code /root}, the home directory and the ssh-agent socket's directory replaced by empty
- * private tmpfs, then the workspace roots bound back (read-write in workspace-write) with the protected names
+ * private tmpfs (a few tool chains and caches in the home shown again read-only: {@link #TOOLCHAINS}), then the
+ * workspace roots bound back (read-write in workspace-write) with the protected names
  * under each root read-only again; a protected name that does not exist is masked with {@code /dev/null} (and
  * the empty file that leaves on the host is removed afterwards), one that is a symbolic link fails closed.
  *
@@ -24,6 +25,14 @@ import java.util.Map;
 public final class Bubblewrap implements Sandbox {
     public static final Path BWRAP = Path.of("/usr/bin/bwrap");
     private static final List<String> HIDDEN = List.of("/tmp", "/run", "/home", "/root");
+    /**
+     * Tool chains and package caches under a hidden home that commands need (a pyenv Python, the Maven
+     * repository) and that hold no credentials (unlike {@code ~/.m2/settings.xml} or {@code ~/.npmrc}): shown
+     * read-only.
+     */
+    static final List<String> TOOLCHAINS = List.of(".m2/repository", ".gradle/caches", ".gradle/wrapper", ".cargo/bin",
+            ".cargo/registry", ".rustup", ".pyenv", ".nvm", ".sdkman/candidates", ".local/bin", ".local/lib",
+            ".npm/_cacache", "go/pkg/mod", ".cache/pip");
     /** Masks in use by running commands: one is removed from the host only when the last user is done. */
     private static final Map<Path, Integer> MASKS = new HashMap<>();
 
@@ -70,6 +79,12 @@ public final class Bubblewrap implements Sandbox {
         for (Path r : roots) bind(a, policy.writable() ? "--bind" : "--ro-bind", r);
         for (Path h : hidden) { // a hidden directory inside a root stays hidden
             if (roots.stream().anyMatch(r -> h.startsWith(r) && !h.equals(r))) tmpfs(a, h.toString());
+        }
+        for (Path h : hidden) {
+            for (String t : TOOLCHAINS) {
+                Path p = h.resolve(t);
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && roots.stream().noneMatch(p::startsWith)) bind(a, "--ro-bind", p);
+            }
         }
         if (policy.writable()) {
             for (Path r : roots) {

@@ -64,8 +64,8 @@ public final class Sandboxes {
                 Status looked = look();
                 if (Thread.currentThread().isInterrupted()) return looked; // cut short: look again next time
                 status = looked;
-                if (status.available()) log.info("sandbox: {} for commands in read-only, plan and workspace-write", status.sandbox().kind());
-                else log.warn("sandbox: none ({})", status.whyNot());
+                if (status.available()) log.debug("sandbox: {}", status.sandbox().kind());
+                else log.debug("sandbox: none ({})", status.whyNot());
             }
             return status;
         }
@@ -81,6 +81,25 @@ public final class Sandboxes {
                 : " There is no sandbox for this operating system yet.";
         return "Commands run without an OS sandbox here (" + status().whyNot() + "), so every command that is not "
                 + "provably read-only is asked about (refused in read-only and plan modes)." + how;
+    }
+
+    /** The sandbox status for {@code --help}: kind, what is writable in each mode, network. */
+    public List<String> helpLines() {
+        Status s = status();
+        if (!s.available()) {
+            return List.of("Sandbox: none (" + s.whyNot() + ").",
+                    "  Every command that is not provably read-only is asked about",
+                    "  (refused in read-only and plan). To enable it on Linux: install",
+                    "  bubblewrap and allow unprivileged user namespaces",
+                    "  (sysctl kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu).");
+        }
+        return List.of("Sandbox: " + s.sandbox().kind() + ", for shell commands in every mode but full-access.",
+                "  network: off; home directory: hidden; /tmp: private",
+                "  read-only, plan: nothing else writable",
+                "  workspace-write: the session cwd and additionalDirectories writable, except",
+                "    " + String.join(", ", SandboxPolicy.PROTECTED_NAMES),
+                "  A command that needs more is asked about (\"run it outside the sandbox?\").",
+                "  " + ENV + "=none runs commands without it.");
     }
 
     private Status look() {

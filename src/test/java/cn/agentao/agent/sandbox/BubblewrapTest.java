@@ -108,6 +108,23 @@ class BubblewrapTest {
     }
 
     @Test
+    void theHomeIsHiddenButItsToolChainsShowReadOnly() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Files.writeString(home.resolve("secret.txt"), "SECRET\n");
+        Files.createDirectories(home.resolve(".m2/repository/org"));
+        Files.writeString(home.resolve(".m2/repository/org/lib.pom"), "<project/>\n");
+        Files.writeString(home.resolve(".m2/settings.xml"), "<password>SECRET</password>\n");
+        Sandbox s = new Bubblewrap(Bubblewrap.BWRAP, List.of(home));
+        real();
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        CommandRunner.Result r = run(s, "cat " + home + "/.m2/repository/org/lib.pom " + home + "/secret.txt " + home
+                + "/.m2/settings.xml; touch " + home + "/.m2/repository/new", ws, true);
+        assertTrue(r.output().contains("<project/>"), r.output());
+        assertFalse(r.output().contains("SECRET"), r.output());
+        assertFalse(Files.exists(home.resolve(".m2/repository/new")), r.output());
+    }
+
+    @Test
     void theSandboxesOwnFailureIsToldApartFromTheCommands() throws Exception {
         Sandbox s = real();
         Path ws = Files.createDirectories(dir.resolve("gone"));

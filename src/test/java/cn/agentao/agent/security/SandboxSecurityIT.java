@@ -1,6 +1,7 @@
 package cn.agentao.agent.security;
 
 import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.sandbox.Sandboxes;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,7 +47,8 @@ class SandboxSecurityIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is installed by scripts/install-bubblewrap.sh");
+        assumeTrue(Sandboxes.fromEnvironment(System.getenv()).available(),
+                "bubblewrap works here (scripts/install-bubblewrap.sh installs it; user namespaces must be allowed)");
         h = SecurityHarness.start(dir, Map.of());
         outside = Files.createDirectories(dir.resolve("outside"));
     }
