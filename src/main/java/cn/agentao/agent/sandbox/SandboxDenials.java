@@ -24,14 +24,18 @@ public final class SandboxDenials {
     /**
      * True for a failed command (non-zero exit) whose output carries one of the denial words, or says "No such file
      * or directory" of a path inside a directory the sandbox hides whose parent exists on this machine (the sandbox
-     * hid it: {@code ~/other/x}, {@code /tmp/build/x}).
+     * hid it: {@code ~/other/x}, {@code /tmp/build/x}), or "Not a directory" of a protected name (masked while missing).
      */
     public static boolean looksDenied(Integer exitCode, String output, List<Path> hidden) {
         if (exitCode == null || exitCode == 0 || output == null) return false;
         String lower = output.toLowerCase(Locale.ROOT);
         for (String w : WORDS) if (lower.contains(w)) return true;
         for (String line : output.split("\n")) {
-            if (!line.toLowerCase(Locale.ROOT).contains("no such file or directory")) continue;
+            String l = line.toLowerCase(Locale.ROOT);
+            if (l.contains("not a directory") && SandboxPolicy.PROTECTED_NAMES.stream().anyMatch(line::contains)) {
+                return true; // a missing protected name is masked by a file: `git init` meets it
+            }
+            if (!l.contains("no such file or directory")) continue;
             Matcher m = PATH.matcher(line);
             while (m.find()) if (hiddenHere(Path.of(m.group()), hidden)) return true;
         }

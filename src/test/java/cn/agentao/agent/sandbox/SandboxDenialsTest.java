@@ -21,6 +21,8 @@ class SandboxDenialsTest {
         assertFalse(SandboxDenials.looksDenied(0, "Permission denied", List.of()), "it succeeded");
         assertFalse(SandboxDenials.looksDenied(null, "Permission denied", List.of()), "killed");
         assertFalse(SandboxDenials.looksDenied(1, "FAILED: 3 tests", List.of()));
+        assertTrue(SandboxDenials.looksDenied(128, "fatal: cannot stat '/w/.git/description': Not a directory", List.of()));
+        assertFalse(SandboxDenials.looksDenied(1, "cd: notes.txt: Not a directory", List.of()));
     }
 
     @Test
