@@ -291,6 +291,14 @@ class SandboxSecurityIT {
     }
 
     @Test
+    void gitInitMeetsTheMaskedGitDirectoryAndIsOfferedOutside() throws Exception {
+        Path ws = h.newWorkspace();
+        SecurityHarness.Outcome o = h.runTool(ws, "workspace-write", "run_shell_command", shell("git init"));
+        assertEquals(1, o.questions().size(), "offered to run outside: " + o.toolResult());
+        assertFalse(Files.exists(ws.resolve(".git"), java.nio.file.LinkOption.NOFOLLOW_LINKS), "rejected: no .git, not even the mask");
+    }
+
+    @Test
     void aSymlinkedProtectedPathFailsClosed() throws Exception {
         Path ws = h.newWorkspace();
         Path decoy = Files.createDirectories(ws.resolve("decoy"));

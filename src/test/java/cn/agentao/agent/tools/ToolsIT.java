@@ -315,4 +315,23 @@ class ToolsIT {
             again.close();
         }
     }
+
+    @Test
+    void aSandboxedCommandRunsHereEvenWhenTheClientHasATerminal() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cn.agentao.agent.sandbox.Sandboxes.fromEnvironment(System.getenv()).available(),
+                "a working sandbox");
+        List<String> calls = new CopyOnWriteArrayList<>();
+        startAgent(Json.object().put("terminal", true), "allow_once");
+        agent.onClientRequest("terminal/create", p -> { calls.add("create"); return Json.object().put("terminalId", "term-1"); });
+        agent.onClientRequest("terminal/wait_for_exit", p -> Json.object().put("exitCode", 0));
+        agent.onClientRequest("terminal/output", p -> Json.object().put("output", "").put("truncated", false));
+        agent.onClientRequest("terminal/release", p -> Json.object());
+        modelCalls("sb", "run_shell_command", "{\"command\":\"echo in the sandbox > made.txt && cat made.txt\"}");
+        run("work");
+        assertEquals(List.of(), calls, "no client terminal for a sandboxed command");
+        assertTrue(permissionQuestions.isEmpty(), "workspace-write runs it in the sandbox without a question");
+        assertEquals("in the sandbox\n", Files.readString(ws.resolve("made.txt")));
+        assertTrue(finalUpdate("sb").path("content").toString().contains("in the sandbox"), "its output is the tool call's content");
+        assertTrue(finalUpdate("sb").path("rawOutput").path("sandboxed").asBoolean(), finalUpdate("sb").toString());
+    }
 }
