@@ -18,7 +18,7 @@ import java.util.List;
 /**
  * The sandbox's added time per command: {@code true} through the local runner without a sandbox and in the
  * sandbox of each mode, interleaved round by round (so load on the machine hits all alike); prints the medians,
- * the added milliseconds and the ratio. Run: bench/sandbox.sh [rounds]
+ * the added milliseconds and the ratio, and for context the cost of a bare bwrap on this machine. Run: bench/sandbox.sh [rounds]
  */
 public final class SandboxBenchmark {
     public static void main(String[] args) throws Exception {
@@ -46,12 +46,20 @@ public final class SandboxBenchmark {
                 if (r >= 0) times.get(i).add(ms);
             }
         }
+        List<Double> bare = new ArrayList<>(); // bwrap's own floor on this machine, for context
+        for (int r = 0; r < rounds; r++) {
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder("/usr/bin/bwrap", "--ro-bind", "/", "/", "true").start();
+            if (p.waitFor() != 0) throw new IllegalStateException("bare bwrap failed");
+            bare.add((System.nanoTime() - t0) / 1e6);
+        }
         double base = median(times.get(0));
         System.out.printf("`true` through LocalCommandRunner, %d rounds, sandbox %s%n", rounds, sandboxes.sandbox().orElseThrow().kind());
         for (int i = 0; i < boxes.size(); i++) {
             double m = median(times.get(i));
             System.out.printf("%-16s median %6.1f ms  (added %5.1f ms, ratio %.2f)%n", names.get(i), m, m - base, m / base);
         }
+        System.out.printf("for context, a bare `bwrap --ro-bind / / true` (ProcessBuilder only): median %.1f ms%n", median(bare));
     }
 
     private static double median(List<Double> xs) {
