@@ -176,11 +176,9 @@ public final class ToolCallExecutor implements ToolCallRunner {
             SessionUpdate.ToolCall question = new SessionUpdate.ToolCall(started.toolCallId(),
                     "Run outside the sandbox? " + started.title() + " failed inside it", started.kind(), started.status(),
                     progress.last(List.of()), started.locations(), started.rawInput(), null);
-            Decision ask = new Decision(Verdict.ASK, "It failed inside the sandbox for lack of access. " + decision.reason(),
-                    decision.rememberable());
             String answer;
             try {
-                answer = askPermission(rt, question, request, ask, cancel);
+                answer = askPermission(rt, question, request, decision, cancel);
             } catch (CancelledException e) {
                 return null;
             }
@@ -190,7 +188,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
         }
         ToolResult second = execute(tool, outside, progress, cancel);
         if (second == null) return null;
-        return new ToolResult(failed.forModel() + "\n\nRun again outside the sandbox (" + decision.reason() + "):\n"
+        String why = decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason();
+        return new ToolResult(failed.forModel() + "\n\nRun again outside the sandbox (" + why + "):\n"
                 + second.forModel(), second.display(), second.isError(), second.rawOutput());
     }
 
