@@ -238,6 +238,18 @@ class SandboxSecurityIT {
         assertFalse(o.asked());
         assertEquals("made\n", Files.readString(ws.resolve("build/out.txt")));
         assertTrue(o.toolResult().contains("[Exit code 0]"), o.toolResult());
+        assertTrue(h.agent.stderr().contains("commands run in bubblewrap"), "the sandbox status is logged per session");
+    }
+
+    @Test
+    void aTimeoutKillsTheWholeSandboxedTree() throws Exception {
+        Path ws = h.newWorkspace();
+        Path marker = ws.resolve("survivor");
+        SecurityHarness.Outcome o = h.runTool(ws, "workspace-write", "run_shell_command", Json.object()
+                .put("command", "setsid nohup sh -c 'sleep 2; touch " + marker + "' >/dev/null 2>&1 & sleep 30").put("timeout", 1).toString());
+        assertTrue(o.toolResult().contains("Timed out"), o.toolResult());
+        Thread.sleep(3500); // past the moment the escaped child would have written the marker
+        assertFalse(Files.exists(marker), "a process of the sandboxed tree survived the timeout");
     }
 
     static Stream<Arguments> protectedWrites() {
