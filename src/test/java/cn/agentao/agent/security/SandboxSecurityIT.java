@@ -106,7 +106,9 @@ class SandboxSecurityIT {
                 "python3 -c 'open(\"{M}\", \"w\").write(\"x\")'",
                 "find . -maxdepth 0 -exec touch {M} \\;",
                 "ln -s notes.txt {M}",
-                "bash -c 'exec 3>{M}'");
+                "bash -c 'exec 3>{M}'",
+                "mount -o remount,rw,bind . && touch {M}",
+                "unshare -Urm sh -c 'mount -o remount,rw,bind . && touch {M}'");
         List<Arguments> out = new ArrayList<>();
         for (String mode : List.of("read-only", "plan")) for (String a : attacks) out.add(Arguments.of(mode, a));
         return out.stream();
