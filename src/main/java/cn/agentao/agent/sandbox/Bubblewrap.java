@@ -6,8 +6,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The Linux sandbox: bubblewrap ({@code /usr/bin/bwrap}, never from PATH). Every namespace is new (no network:
@@ -88,7 +91,14 @@ public final class Bubblewrap implements Sandbox {
         }
         if (policy.writable()) {
             for (Path r : roots) {
-                for (String name : SandboxPolicy.PROTECTED_NAMES) protect(a, r.resolve(name), masks);
+                Set<Path> entries = new LinkedHashSet<>();
+                for (String name : SandboxPolicy.PROTECTED_NAMES) entries.add(r.resolve(name));
+                try (Stream<Path> list = Files.list(r)) {
+                    list.filter(e -> SandboxPolicy.isProtected(e.getFileName().toString())).sorted().forEach(entries::add);
+                } catch (IOException e) {
+                    throw new SandboxException("cannot list " + r + " to protect its configuration: " + e.getMessage());
+                }
+                for (Path e : entries) protect(a, e, masks);
             }
         }
         a.addAll(List.of("--chdir", real(cwd).toString(), "--setenv", "TMPDIR", "/tmp", "--json-status-fd", "2",

@@ -18,8 +18,19 @@ import java.util.Optional;
  */
 public record SandboxPolicy(List<Path> roots, boolean writable, boolean network) {
 
-    /** Names under each root that stay read-only even when the roots are writable: they can make git or the agent run programs. */
-    public static final List<String> PROTECTED_NAMES = List.of(".git", ".agent", ".env", "AGENTS.md", "AGENTAO.md");
+    /**
+     * Names under each root that stay read-only even when the roots are writable, as the file tools ask before
+     * writing them ({@code permission.ProtectedPaths}): they can make git or the agent run programs, choose
+     * providers and keys, or steer the agent. Missing ones cannot be created either; besides these, every
+     * existing {@code .env*} entry and any spelling of these names in another case is kept read-only.
+     */
+    public static final List<String> PROTECTED_NAMES = List.of(".git", ".agent", ".env", ".envrc", "AGENTS.md", "AGENTAO.md");
+
+    /** Whether an entry at the top of a root is protected: a name above in any case, or {@code .env…}. */
+    public static boolean isProtected(String name) {
+        String n = name.toLowerCase(java.util.Locale.ROOT);
+        return n.startsWith(".env") || PROTECTED_NAMES.stream().anyMatch(p -> p.equalsIgnoreCase(n));
+    }
 
     public SandboxPolicy {
         roots = List.copyOf(roots);

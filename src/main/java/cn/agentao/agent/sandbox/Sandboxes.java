@@ -1,5 +1,6 @@
 package cn.agentao.agent.sandbox;
 
+import cn.agentao.agent.util.UserHome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +109,7 @@ public final class Sandboxes {
         if (!setting.isEmpty() && !setting.equals("auto")) {
             log.warn("{} must be 'auto' or 'none', not '{}'; using auto", ENV, env.get(ENV));
         }
-        Path home = Path.of(env.getOrDefault("HOME", System.getProperty("user.home")));
+        Path home = UserHome.from(env);
         List<Path> hidden = new ArrayList<>(List.of(home, Path.of(System.getProperty("user.home"))));
         String sock = env.get("SSH_AUTH_SOCK");
         if (sock != null && sock.startsWith("/") && Path.of(sock).getParent() != null) hidden.add(Path.of(sock).getParent());

@@ -79,7 +79,7 @@ public final class Seatbelt implements Sandbox {
                 for (int j = 0; j < SandboxPolicy.PROTECTED_NAMES.size(); j++) {
                     p.append(" (require-not (subpath (param \"ROOT_").append(i).append("_PROTECTED_").append(j).append("\")))");
                 }
-                p.append("))\n");
+                p.append(" (require-not (regex #\"/\\.env[^/]*$\"))))\n");
             }
         }
         if (policy.network()) p.append("(allow network*)\n");

@@ -43,7 +43,20 @@ class BubblewrapTest {
         assertTrue(line.contains("--ro-bind " + real.resolve(".git") + " " + real.resolve(".git")), line);
         assertTrue(line.contains("--ro-bind /dev/null " + real.resolve(".env")), "a missing protected path is masked: " + line);
         assertTrue(masks.contains(real.resolve(".agent")) && !masks.contains(real.resolve(".git")), masks.toString());
+        assertTrue(masks.contains(real.resolve(".envrc")), masks.toString());
         assertEquals(List.of("bash", "-c", "make"), a.subList(a.size() - 3, a.size()));
+    }
+
+    @Test
+    void everyEnvFileAndEveryCaseOfAProtectedNameStaysReadOnly() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        for (String n : List.of(".env.local", ".env.production", "agents.md", "Agentao.MD", "notes.md")) Files.writeString(ws.resolve(n), "x");
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>()));
+        Path real = ws.toRealPath();
+        for (String n : List.of(".env.local", ".env.production", "agents.md", "Agentao.MD")) {
+            assertTrue(line.contains("--ro-bind " + real.resolve(n) + " " + real.resolve(n)), n + ": " + line);
+        }
+        assertFalse(line.contains(real.resolve("notes.md").toString()), line);
     }
 
     @Test

@@ -24,6 +24,7 @@ class SeatbeltTest {
         for (int j = 0; j < SandboxPolicy.PROTECTED_NAMES.size(); j++) {
             assertTrue(p.contains("(require-not (subpath (param \"ROOT_1_PROTECTED_" + j + "\")))"), p);
         }
+        assertTrue(p.contains("(require-not (regex #\"/\\.env[^/]*$\"))))"), "every .env* file stays read-only: " + p);
         assertFalse(p.contains("network"), "no network rule at all: denied by default");
         assertFalse(p.contains(WS.toString()) || p.contains("quoted"), "paths are parameters, never spliced into the text");
     }
