@@ -131,6 +131,7 @@ public final class Sandboxes {
     private static String trial(Sandbox s) {
         try (SandboxLaunch launch = s.prepare("true", Path.of("/"), new SandboxPolicy(List.of(), false, false))) {
             ProcessBuilder pb = new ProcessBuilder(launch.argv()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.environment().clear(); // the trial needs nothing, and no credential goes to a child
             Process p = launch.start(pb);
             String out;
             try (InputStream in = p.getInputStream()) {
