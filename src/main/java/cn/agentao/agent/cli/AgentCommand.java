@@ -19,7 +19,11 @@ import java.util.concurrent.Callable;
                 "",
                 "Model provider (as Agentao): LLM_PROVIDER (default OPENAI) names a prefix; set",
                 "{PREFIX}_API_KEY, and optionally {PREFIX}_MODEL, {PREFIX}_BASE_URL, LLM_TEMPERATURE,",
-                "LLM_MAX_TOKENS, in the environment or a .env file in the project or ~/.config/agent/."
+                "LLM_MAX_TOKENS, in the environment or a .env file in the project or ~/.config/agent/.",
+                "",
+                "AGENT_SANDBOX=auto (default) runs shell commands in an OS sandbox (bubblewrap on Linux,",
+                "sandbox-exec on macOS); AGENT_SANDBOX=none runs them without one (every command that is not",
+                "read-only is then asked about). Read only from the real environment, never from a .env file."
         })
 public final class AgentCommand implements Callable<Integer> {
 

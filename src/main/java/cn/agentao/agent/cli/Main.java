@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.sandbox.Sandboxes;
 import picocli.CommandLine;
 
 /**
@@ -11,6 +12,16 @@ import picocli.CommandLine;
 public final class Main {
     private Main() {}
 
+    private static CommandLine picocli(String[] args) {
+        CommandLine cl = new CommandLine(new AgentCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+        if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
+            java.util.List<String> footer = new java.util.ArrayList<>(java.util.List.of(""));
+            footer.addAll(Sandboxes.fromEnvironment(System.getenv()).helpLines()); // a trial run of the sandbox: help only
+            cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
+        }
+        return cl;
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && args[0].equals("--aot-training")) System.exit(AotTraining.run()); // build step only
         if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
@@ -18,8 +29,7 @@ public final class Main {
             System.exit(0);
         }
         AcpLaunch.Options fast = AcpLaunch.parse(args);
-        int code = fast != null ? AcpLaunch.run(fast)
-                : new CommandLine(new AgentCommand()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        int code = fast != null ? AcpLaunch.run(fast) : picocli(args).execute(args);
         System.exit(code);
     }
 }

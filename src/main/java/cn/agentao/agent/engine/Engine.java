@@ -248,8 +248,7 @@ public final class Engine implements AutoCloseable {
 
     /** A message for the user outside any answer (a server that failed, a bad config file); logged as well. */
     void notice(SessionRuntime rt, String text) {
-        log.warn("session {}: {}", rt.session().id(), text);
-        if (rt.queueNoticeUnlessAnnounced(text)) rt.client().update(SessionUpdate.AgentMessageChunk.text("⚠ " + text + "\n"));
+        rt.notice(text);
     }
 
     /** Forgets a session (closed or gone); its journal is closed. */

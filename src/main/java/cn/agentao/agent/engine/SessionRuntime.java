@@ -19,6 +19,7 @@ public final class SessionRuntime {
     private volatile cn.agentao.agent.mcp.ProjectMcpFile pendingTrustQuestion;
     private final java.util.List<String> pendingNotices = new java.util.ArrayList<>();
     private boolean announced;
+    private final java.util.concurrent.atomic.AtomicBoolean sandboxTold = new java.util.concurrent.atomic.AtomicBoolean();
 
     SessionRuntime(Session session, SessionClient client, SessionJournal journal, java.util.function.Consumer<SessionRuntime> stateSaver) {
         this.session = session;
@@ -81,6 +82,15 @@ public final class SessionRuntime {
     }
 
     synchronized boolean announced() { return announced; }
+
+    /** A message for the user outside any answer (a server that failed, a bad config file); logged as well. */
+    void notice(String text) {
+        org.slf4j.LoggerFactory.getLogger(SessionRuntime.class).warn("session {}: {}", session.id(), text);
+        if (queueNoticeUnlessAnnounced(text)) client.update(cn.agentao.agent.protocol.SessionUpdate.AgentMessageChunk.text("⚠ " + text + "\n"));
+    }
+
+    /** True the first time it is called: the session's first command says how commands are sandboxed. */
+    boolean claimSandboxStatus() { return sandboxTold.compareAndSet(false, true); }
 
     /** True the first time it is called: the session gets its title from its first prompt. */
     boolean claimTitle() {

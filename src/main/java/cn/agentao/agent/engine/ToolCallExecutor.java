@@ -1,6 +1,7 @@
 package cn.agentao.agent.engine;
 
 import cn.agentao.agent.permission.Decision;
+import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.PermissionEngine;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.permission.PermissionRequest;
@@ -12,7 +13,11 @@ import cn.agentao.agent.protocol.SessionUpdate;
 import cn.agentao.agent.protocol.ToolCallContent;
 import cn.agentao.agent.protocol.ToolCallStatus;
 import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.sandbox.Confinement;
+import cn.agentao.agent.sandbox.SandboxPolicy;
+import cn.agentao.agent.sandbox.Sandboxes;
 import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.tools.SandboxedInvocation;
 import cn.agentao.agent.tools.SimpleToolContext;
 import cn.agentao.agent.tools.TodoWriteTool;
 import cn.agentao.agent.tools.Tool;
@@ -50,10 +55,17 @@ public final class ToolCallExecutor implements ToolCallRunner {
 
     private final ToolRegistry registry;
     private final PermissionEngine permissions;
+    private final Sandboxes sandboxes;
 
+    /** Commands run without an OS sandbox. */
     public ToolCallExecutor(ToolRegistry registry, PermissionEngine permissions) {
+        this(registry, permissions, Sandboxes.none());
+    }
+
+    public ToolCallExecutor(ToolRegistry registry, PermissionEngine permissions, Sandboxes sandboxes) {
         this.registry = registry;
         this.permissions = permissions;
+        this.sandboxes = sandboxes;
     }
 
     @Override
@@ -81,9 +93,10 @@ public final class ToolCallExecutor implements ToolCallRunner {
             return refuse(rt, id, call, tool.kind(), tool.name(), null, "The arguments are not valid JSON: " + abbreviate(call.arguments()));
         }
         Workspace ws = Workspace.of(rt.session().cwd(), rt.session().additionalDirectories());
+        Mode mode = rt.session().permissionMode();
         ToolEnvironment env = ToolEnvironment.forClient(rt.client().capabilities(),
                 (method, params) -> rt.client().call(method, params, cancel), rt.session().id(), rt.children());
-        SimpleToolContext ctx = SimpleToolContext.of(rt.session().id(), ws, env, cancel);
+        SimpleToolContext ctx = SimpleToolContext.of(rt.session().id(), ws, env, cancel, () -> confinement(mode, ws));
         ToolInvocation invocation;
         try {
             invocation = tool.prepare(args, ctx);
@@ -95,8 +108,9 @@ public final class ToolCallExecutor implements ToolCallRunner {
                 null, invocation.locations().isEmpty() ? null : invocation.locations(), args, null);
         show(rt, started);
 
+        if (invocation.permission() instanceof PermissionRequest.RunCommand) tellSandboxStatus(rt, mode, ws);
         Optional<Path> target = writeTarget(invocation.permission(), ws);
-        Decision decision = permissions.decide(invocation.permission(), rt.session().permissionMode(), ws, rt.permissions());
+        Decision decision = permissions.decide(invocation.permission(), mode, ws, rt.permissions());
         if (decision.verdict() == Verdict.DENY) {
             return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Denied: " + decision.reason())), null,
                     "Permission denied: " + decision.reason() + " Do not retry this call; tell the user or choose another way.");
@@ -122,17 +136,10 @@ public final class ToolCallExecutor implements ToolCallRunner {
         }
         update(rt, SessionUpdate.ToolCallUpdate.status(id, ToolCallStatus.IN_PROGRESS));
         ThrottledProgress progress = new ThrottledProgress(rt, id);
-        Thread worker = Thread.currentThread();
-        ToolResult result;
-        try (Cancellation.Registration ignored = cancel.onCancel(worker::interrupt)) {
-            result = invocation.run(progress);
-        } catch (InterruptedException e) {
-            result = null;
-        } catch (Exception e) {
-            log.debug("tool {} failed", tool.name(), e);
-            result = cn.agentao.agent.tools.ToolResult.error("Error: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
-        } finally {
-            Thread.interrupted(); // a cancel that landed after the tool finished must not leak into the turn
+        ToolResult result = execute(tool, invocation, progress, cancel);
+        if (result != null && !cancel.isCancelled() && mode == Mode.WORKSPACE_WRITE && result.isError()
+                && invocation instanceof SandboxedInvocation s && s.deniedBySandbox(result)) {
+            result = offerOutsideSandbox(rt, started, tool, s, result, ws, progress, cancel);
         }
         if (cancel.isCancelled() || result == null) {
             return finish(rt, id, call, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
@@ -142,6 +149,79 @@ public final class ToolCallExecutor implements ToolCallRunner {
         ToolCallStatus status = result.isError() ? ToolCallStatus.FAILED : ToolCallStatus.COMPLETED;
         List<ToolCallContent> display = result.display().isEmpty() ? progress.last(List.of()) : result.display();
         return finish(rt, id, call, status, display, result.rawOutput(), bounded(result.forModel()));
+    }
+
+    /** Runs an approved invocation; null when it was interrupted (cancelled). */
+    private static ToolResult execute(Tool tool, ToolInvocation invocation, ThrottledProgress progress, Cancellation cancel) {
+        Thread worker = Thread.currentThread();
+        try (Cancellation.Registration ignored = cancel.onCancel(worker::interrupt)) {
+            return invocation.run(progress);
+        } catch (InterruptedException e) {
+            return null;
+        } catch (Exception e) {
+            log.debug("tool {} failed", tool.name(), e);
+            return ToolResult.error("Error: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        } finally {
+            Thread.interrupted(); // a cancel that landed after the tool finished must not leak into the turn
+        }
+    }
+
+    /**
+     * A command failed inside the sandbox for lack of access (workspace-write): "run it outside the sandbox?", with
+     * the four options, unless the engine refuses or a rule or remembered answer settles it. The model hears both
+     * runs, or why there was no second one.
+     */
+    private ToolResult offerOutsideSandbox(SessionRuntime rt, SessionUpdate.ToolCall started, Tool tool, SandboxedInvocation inside,
+                                           ToolResult failed, Workspace ws, ThrottledProgress progress, Cancellation cancel) {
+        ToolInvocation outside = inside.outsideSandbox();
+        PermissionRequest request = outside.permission();
+        Decision decision = permissions.decide(request, Mode.WORKSPACE_WRITE, ws, rt.permissions());
+        if (decision.verdict() == Verdict.DENY) {
+            return withNote(failed, "[Not run outside the sandbox: " + decision.reason() + "]");
+        }
+        if (decision.verdict() == Verdict.ASK) {
+            SessionUpdate.ToolCall question = new SessionUpdate.ToolCall(started.toolCallId(),
+                    "Run outside the sandbox? " + started.title() + " failed inside it", started.kind(), started.status(),
+                    progress.last(List.of()), started.locations(), started.rawInput(), null);
+            String answer;
+            try {
+                answer = askPermission(rt, question, request, decision, cancel);
+            } catch (CancelledException e) {
+                return null;
+            }
+            if (!answer.startsWith("allow")) {
+                return withNote(failed, "[The user declined to run it outside the sandbox; do not retry it that way.]");
+            }
+        }
+        ToolResult second = execute(tool, outside, progress, cancel);
+        if (second == null) return null;
+        String why = decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason();
+        return new ToolResult(failed.forModel() + "\n\nRun again outside the sandbox (" + why + "):\n"
+                + second.forModel(), second.display(), second.isError(), second.rawOutput());
+    }
+
+    private static ToolResult withNote(ToolResult r, String note) {
+        return new ToolResult(r.forModel() + "\n" + note, r.display(), r.isError(), r.rawOutput());
+    }
+
+    /** The sandbox a command of this call runs in, or null (full-access, or no sandbox here). */
+    private Confinement confinement(Mode mode, Workspace ws) {
+        Optional<SandboxPolicy> policy = SandboxPolicy.forMode(mode, ws.roots());
+        if (policy.isEmpty()) return null;
+        return sandboxes.sandbox().map(s -> new Confinement(s, policy.get())).orElse(null);
+    }
+
+    /** Once per session, on its first command: how commands are confined, logged; or, without a sandbox, a notice. */
+    private void tellSandboxStatus(SessionRuntime rt, Mode mode, Workspace ws) {
+        if (!rt.claimSandboxStatus()) return;
+        if (!sandboxes.available()) {
+            rt.notice(sandboxes.notice());
+            return;
+        }
+        SandboxPolicy policy = SandboxPolicy.forMode(Mode.WORKSPACE_WRITE, ws.roots()).orElseThrow();
+        log.info("session {}: commands run in {} except in full-access mode; in workspace-write {}; in read-only and plan {}",
+                rt.session().id(), sandboxes.sandbox().orElseThrow().kind(), policy.describe(),
+                SandboxPolicy.forMode(Mode.READ_ONLY, ws.roots()).orElseThrow().describe());
     }
 
     /** Asks over ACP with the four standard options; returns the chosen option id, or "reject_once" on anything else. */

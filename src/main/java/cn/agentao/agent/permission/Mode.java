@@ -9,14 +9,16 @@ import java.util.Optional;
 /** The permission presets a session can be in; their ids are the ACP {@code modes}. */
 public enum Mode {
     READ_ONLY("read-only", "Read only",
-            "Reads and read-only commands only; every write and every other command is refused without asking."),
+            "Reads; commands run in a read-only sandbox without asking (without a sandbox: read-only commands only); "
+                    + "every write is refused."),
     WORKSPACE_WRITE("workspace-write", "Workspace write",
-            "Edits files inside the workspace and runs read-only commands freely; asks before other commands and "
-                    + "web fetches; never runs sudo or rm -rf."),
+            "Edits files inside the workspace; commands run in a sandbox that can write only the workspace, without "
+                    + "asking, and ask to run outside it when they need more; never runs sudo or rm -rf."),
     FULL_ACCESS("full-access", "Full access",
-            "Runs anything except unrecoverable commands; still asks before touching paths outside the workspace."),
+            "Runs anything, without a sandbox, except unrecoverable commands; still asks before touching paths "
+                    + "outside the workspace."),
     PLAN("plan", "Plan",
-            "Reads and plans without changing anything; writes and non-read-only commands are refused.");
+            "Reads and plans without changing anything; commands run in a read-only sandbox, writes are refused.");
 
     /** The mode a new session starts in. */
     public static final Mode DEFAULT = WORKSPACE_WRITE;

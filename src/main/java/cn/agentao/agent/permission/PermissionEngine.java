@@ -15,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * Decides whether a tool call may run, must be asked about, or is refused. First match wins:
@@ -36,14 +37,28 @@ import java.util.Set;
  *       asked in workspace-write and allowed in full-access (sudo is still asked); web fetches are asked in
  *       read-only and plan.</li>
  * </ol>
+ *
+ * <p>A command that will run in the OS sandbox (any mode but full-access, when a sandbox is available) is judged
+ * after step 2 by {@link #decideSandboxed}: it runs without a question, since the sandbox enforces the mode,
+ * except for workspace-write's refusals and user ask rules. A command to run outside the sandbox in
+ * workspace-write (the model asked, or it failed inside for lack of access) is judged as without a sandbox but
+ * always asked, unless a rule or a remembered answer allows it.
  */
 public final class PermissionEngine {
     private final PermissionRules userRules;
     private final NetworkGuard guard;
+    private final BooleanSupplier sandboxAvailable;
 
+    /** An engine for a machine without an OS sandbox for commands. */
     public PermissionEngine(PermissionRules userRules, NetworkGuard guard) {
+        this(userRules, guard, () -> false);
+    }
+
+    /** @param sandboxAvailable whether commands can run in the OS sandbox (asked on the first command only) */
+    public PermissionEngine(PermissionRules userRules, NetworkGuard guard, BooleanSupplier sandboxAvailable) {
         this.userRules = userRules;
         this.guard = guard;
+        this.sandboxAvailable = sandboxAvailable;
     }
 
     public NetworkGuard networkGuard() { return guard; }
@@ -72,6 +87,9 @@ public final class PermissionEngine {
                 rc.commandLine().strip(), List.of(), List.of(), null);
         Optional<Decision> denied = denyRulesAndMemory(rc, subject, memory);
         if (denied.isPresent()) return denied.get();
+        Optional<Decision> sandboxed = decideSandboxed(rc, mode, subject, commands, blocked);
+        if (sandboxed.isPresent()) return sandboxed.get();
+        boolean leavesSandbox = !rc.sandbox() && mode == Mode.WORKSPACE_WRITE && sandboxAvailable.getAsBoolean();
 
         boolean readOnly = ReadOnlyCommands.isReadOnly(rc.commandLine(), cwd);
         if (mode.isReadOnly() && !readOnly) {
@@ -80,10 +98,8 @@ public final class PermissionEngine {
         }
         boolean privileged = commands.stream().anyMatch(c -> c.privileged() || EffectiveCommands.PRIVILEGE.contains(c.program()));
         if (mode == Mode.WORKSPACE_WRITE) {
-            if (privileged) return Decision.deny("Workspace-write mode never runs commands with sudo, su or doas.");
-            if (commands.stream().anyMatch(CommandBlocklist::isForcedRecursiveRm)) {
-                return Decision.deny("Workspace-write mode never runs rm -rf; delete specific files instead.");
-            }
+            Optional<Decision> refused = workspaceWriteRefusal(commands);
+            if (refused.isPresent()) return refused.get();
         }
 
         if (blocked.isPresent()) { // the blocklist could not tell: a run-time value may make it unrecoverable
@@ -99,11 +115,51 @@ public final class PermissionEngine {
         if (memory.recall(rc).orElse(null) == PermissionMemory.Answer.ALLOW) {
             return Decision.allow("Allowed earlier in this session (" + memory.describeScope(rc) + ").");
         }
+        if (leavesSandbox) {
+            return new Decision(Verdict.ASK, "It would run outside the sandbox, with network access and write access "
+                    + "beyond the workspace.", memory.canRemember(rc));
+        }
         if (readOnly) return Decision.allow("A read-only command.");
         boolean rememberable = memory.canRemember(rc);
         if (mode == Mode.FULL_ACCESS && !privileged) return Decision.allow("Full-access mode.");
         String why = privileged ? "The command runs with elevated privileges." : "The command may change things.";
         return new Decision(Verdict.ASK, why, rememberable);
+    }
+
+    /**
+     * A command for the OS sandbox (not full-access, none asked to leave it, a sandbox available): read-only and
+     * plan run it without a question (the sandbox lets nothing change); workspace-write too, after its refusals
+     * of sudo and rm -rf, and a blocklist finding it could not be sure of is asked; a user ask rule still asks. Read-only and plan never run a command outside the sandbox.
+     * Empty: judged as without a sandbox.
+     */
+    private Optional<Decision> decideSandboxed(RunCommand rc, Mode mode, Subject subject, List<SimpleCommand> commands,
+                                               Optional<CommandBlocklist.Finding> uncertain) {
+        if (mode == Mode.FULL_ACCESS || !sandboxAvailable.getAsBoolean()) return Optional.empty();
+        if (!rc.sandbox()) {
+            return mode.isReadOnly() ? Optional.of(Decision.deny(modeName(mode) + " mode runs commands only inside the "
+                    + "sandbox, where nothing can change; run it without asking to leave the sandbox.")) : Optional.empty();
+        }
+        if (mode == Mode.WORKSPACE_WRITE) {
+            Optional<Decision> refused = workspaceWriteRefusal(commands);
+            if (refused.isPresent()) return refused;
+            if (uncertain.isPresent()) { // the sandbox still lets it wreck the workspace
+                return Optional.of(Decision.askEveryTime("The command may be unrecoverable: " + uncertain.get().what() + "."));
+            }
+        }
+        if (userRules.matchAsk(subject) != null) return Optional.of(Decision.askEveryTime("Your permission rules ask before this command."));
+        return Optional.of(Decision.allow(mode.isReadOnly()
+                ? "Runs in the read-only sandbox: nothing can change." : "Runs in the workspace sandbox."));
+    }
+
+    /** Workspace-write's refusals, sandbox or not: sudo (and su, doas, …) and rm -rf. */
+    private static Optional<Decision> workspaceWriteRefusal(List<SimpleCommand> commands) {
+        if (commands.stream().anyMatch(c -> c.privileged() || EffectiveCommands.PRIVILEGE.contains(c.program()))) {
+            return Optional.of(Decision.deny("Workspace-write mode never runs commands with sudo, su or doas."));
+        }
+        if (commands.stream().anyMatch(CommandBlocklist::isForcedRecursiveRm)) {
+            return Optional.of(Decision.deny("Workspace-write mode never runs rm -rf; delete specific files instead."));
+        }
+        return Optional.empty();
     }
 
     private Decision decideRead(ReadPath rp, Mode mode, Workspace ws, PermissionMemory memory) {

@@ -22,9 +22,17 @@ public sealed interface PermissionRequest {
         public WritePath { Objects.requireNonNull(tool); Objects.requireNonNull(path); }
     }
 
-    /** Running {@code commandLine} with {@code bash -c} in {@code cwd}. */
-    record RunCommand(String tool, String commandLine, Path cwd) implements PermissionRequest {
+    /**
+     * Running {@code commandLine} with {@code bash -c} in {@code cwd}; {@code sandbox} false when it is to run
+     * outside the OS sandbox (the model asked for that, or it failed inside for lack of access).
+     */
+    record RunCommand(String tool, String commandLine, Path cwd, boolean sandbox) implements PermissionRequest {
         public RunCommand { Objects.requireNonNull(tool); Objects.requireNonNull(commandLine); Objects.requireNonNull(cwd); }
+
+        /** A command for the sandbox (when there is one). */
+        public RunCommand(String tool, String commandLine, Path cwd) {
+            this(tool, commandLine, cwd, true);
+        }
     }
 
     /** Fetching a URL from the network. */

@@ -1,5 +1,6 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.sandbox.Confinement;
 import cn.agentao.agent.util.Cancellation;
 
 import java.io.IOException;
@@ -18,8 +19,14 @@ public interface CommandRunner {
     /**
      * @param outputLimit how many characters of output the result keeps (beginning and end, or only the end
      *                    for a client terminal)
+     * @param sandbox     the OS sandbox to run it in, or null to run it unconfined
      */
-    record Spec(String commandLine, Path cwd, Duration timeout, int outputLimit) {}
+    record Spec(String commandLine, Path cwd, Duration timeout, int outputLimit, Confinement sandbox) {
+        /** An unconfined run. */
+        public Spec(String commandLine, Path cwd, Duration timeout, int outputLimit) {
+            this(commandLine, cwd, timeout, outputLimit, null);
+        }
+    }
 
     /** What a runner reports while the command runs. Called from other threads. */
     interface Listener {
@@ -36,7 +43,13 @@ public interface CommandRunner {
      * @param output     output kept (stdout and stderr merged), with a notice where some was omitted
      * @param truncated  whether some output was dropped
      * @param terminalId the client terminal it ran in, or null when it ran locally
+     * @param sandboxFailure the sandbox's own error when it could not start the command (which then did not run)
      */
     record Result(Integer exitCode, String signal, String output, boolean truncated, boolean timedOut,
-                  boolean cancelled, String terminalId) {}
+                  boolean cancelled, String terminalId, String sandboxFailure) {
+        public Result(Integer exitCode, String signal, String output, boolean truncated, boolean timedOut,
+                      boolean cancelled, String terminalId) {
+            this(exitCode, signal, output, truncated, timedOut, cancelled, terminalId, null);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package cn.agentao.agent.tools;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
+import cn.agentao.agent.sandbox.SandboxLaunch;
 import cn.agentao.agent.util.Cancellation;
 
 import org.slf4j.Logger;
@@ -21,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Runs commands as child processes of the agent: {@code bash -c} in a new session (via {@code setsid} when
  * available, so the whole process group can be signalled), stdin from {@code /dev/null}, stdout and stderr
- * merged and streamed to the listener.
+ * merged and streamed to the listener. A spec with a sandbox runs inside it ({@link SandboxLaunch}).
  *
  * <p>On timeout, cancellation or interrupt the process tree is killed: every descendant
  * ({@link ProcessHandle#descendants()}, collected before anything dies so none is orphaned unseen) and the
@@ -70,9 +71,17 @@ public final class LocalCommandRunner implements CommandRunner {
     @Override
     public Result run(Spec spec, Listener listener, Cancellation cancellation)
             throws IOException, InterruptedException {
+        if (spec.sandbox() == null) return run(spec, null, listener, cancellation);
+        try (SandboxLaunch launch = spec.sandbox().sandbox().prepare(spec.commandLine(), spec.cwd(), spec.sandbox().policy())) {
+            return run(spec, launch, listener, cancellation);
+        }
+    }
+
+    private Result run(Spec spec, SandboxLaunch launch, Listener listener, Cancellation cancellation)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         if (setsid != null) command.add(setsid.toString());
-        command.addAll(List.of("bash", "-c", spec.commandLine()));
+        command.addAll(launch != null ? launch.argv() : List.of("bash", "-c", spec.commandLine()));
         ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(spec.cwd().toFile())
                 .redirectErrorStream(true)
@@ -82,7 +91,7 @@ public final class LocalCommandRunner implements CommandRunner {
 
         int limit = Math.max(1024, spec.outputLimit());
         BoundedOutput output = new BoundedOutput(limit / 4, Math.max(DISPLAY_CHARS, limit));
-        Process process = pb.start();
+        Process process = launch != null ? launch.start(pb) : pb.start();
         AtomicBoolean finished = new AtomicBoolean();
         Listener live = new Listener() {
             @Override
@@ -129,7 +138,8 @@ public final class LocalCommandRunner implements CommandRunner {
         }
         finished.set(true);
         String text = output.render(limit - limit / 4);
-        Result result = new Result(exit, signal, text, output.total() > limit, timedOut, cancelled, null);
+        String sandboxFailure = launch != null && exit != null ? launch.failure() : null;
+        Result result = new Result(exit, signal, text, output.total() > limit, timedOut, cancelled, null, sandboxFailure);
         if (interrupted) throw new InterruptedException("command interrupted; process tree killed");
         return result;
     }

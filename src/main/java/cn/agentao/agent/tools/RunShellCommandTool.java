@@ -5,6 +5,9 @@ import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.ToolCallContent;
 import cn.agentao.agent.protocol.ToolCallLocation;
 import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.sandbox.Confinement;
+import cn.agentao.agent.sandbox.Sandbox;
+import cn.agentao.agent.sandbox.SandboxDenials;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -31,7 +34,8 @@ public final class RunShellCommandTool implements Tool {
               "command":{"type":"string","description":"The bash command line to run."},
               "directory":{"type":"string","description":"Directory to run in: absolute, or relative to the working directory (default: the working directory)."},
               "timeout":{"type":"integer","minimum":1,"maximum":600,"description":"Seconds before the command is killed (default 120, at most 600)."},
-              "description":{"type":"string","description":"A few words saying what the command does, shown to the user."}
+              "description":{"type":"string","description":"A few words saying what the command does, shown to the user."},
+              "sandbox":{"type":"boolean","description":"false to ask the user up front to run it outside the sandbox, when it needs the network or writes outside the workspace; say why in description (default true)."}
             },"required":["command"],"additionalProperties":false}""");
 
     @Override
@@ -41,7 +45,9 @@ public final class RunShellCommandTool implements Tool {
     public String description() {
         return "Run a bash command line (bash -c) and return its combined stdout and stderr and exit code. Runs "
                 + "non-interactively (no stdin); killed after the timeout (default 120 s, max 600 s). Long output "
-                + "keeps its beginning and end. Prefer read_file, grep, glob and edit for files.";
+                + "keeps its beginning and end. Prefer read_file, grep, glob and edit for files. Except in full-access "
+                + "mode it runs in an OS sandbox: no network, the home directory hidden, a private /tmp, and writes "
+                + "only inside the workspace (none in read-only and plan modes; never to .git, .agent, .env, AGENTS.md).";
     }
 
     @Override
@@ -59,12 +65,14 @@ public final class RunShellCommandTool implements Tool {
         Path dir = d == null ? ctx.cwd().normalize() : ToolPaths.resolve(ctx, NAME, "directory", d);
         if (!Files.isDirectory(dir)) throw new ToolException(NAME + ": directory not found: " + dir);
         Integer timeout = ToolArgs.integer(args, "timeout");
+        boolean outside = args.has("sandbox") && !args.get("sandbox").asBoolean(true);
         return new Invocation(ctx, command, dir, Duration.ofSeconds(timeout == null ? DEFAULT_TIMEOUT_S : timeout),
-                ToolArgs.string(args, "description"));
+                ToolArgs.string(args, "description"), outside);
     }
 
-    private record Invocation(ToolContext ctx, String command, Path dir, Duration timeout, String what)
-            implements ToolInvocation {
+    /** @param outside run outside the sandbox (asked for, or approved after a failure inside) */
+    private record Invocation(ToolContext ctx, String command, Path dir, Duration timeout, String what, boolean outside)
+            implements SandboxedInvocation {
         @Override
         public String title() {
             String oneLine = command.strip().replace("\n", " ⏎ ");
@@ -77,7 +85,17 @@ public final class RunShellCommandTool implements Tool {
         public List<ToolCallLocation> locations() { return List.of(); }
 
         @Override
-        public PermissionRequest permission() { return new PermissionRequest.RunCommand(NAME, command, dir); }
+        public PermissionRequest permission() { return new PermissionRequest.RunCommand(NAME, command, dir, !outside); }
+
+        @Override
+        public boolean deniedBySandbox(ToolResult result) {
+            return result.rawOutput() != null && result.rawOutput().path("sandboxDenied").asBoolean(false);
+        }
+
+        @Override
+        public ToolInvocation outsideSandbox() {
+            return new Invocation(ctx, command, dir, timeout, what, true);
+        }
 
         @Override
         public ToolResult run(ToolProgress progress) throws Exception {
@@ -92,12 +110,21 @@ public final class RunShellCommandTool implements Tool {
                     progress.show(List.of(new ToolCallContent.Terminal(terminalId, null)));
                 }
             };
-            CommandRunner.Result r = ctx.commands().run(
-                    new CommandRunner.Spec(command, dir, timeout, OUTPUT_LIMIT), listener, ctx.cancellation());
+            Confinement box = outside ? null : ctx.sandbox();
+            CommandRunner.Result r;
+            try {
+                r = ctx.commands().run(new CommandRunner.Spec(command, dir, timeout, OUTPUT_LIMIT, box), listener, ctx.cancellation());
+            } catch (Sandbox.SandboxException e) {
+                r = new CommandRunner.Result(null, null, "", false, false, false, null, e.getMessage());
+            }
+            boolean denied = box != null && !r.timedOut() && !r.cancelled()
+                    && (r.sandboxFailure() != null || SandboxDenials.looksDenied(r.exitCode(), r.output(), box.sandbox().hiddenDirectories()));
 
             StringBuilder forModel = new StringBuilder(r.output());
             if (!r.output().isEmpty() && !r.output().endsWith("\n")) forModel.append('\n');
-            if (r.timedOut()) {
+            if (r.sandboxFailure() != null) {
+                forModel.append("[The sandbox could not start the command, so it did not run: ").append(r.sandboxFailure()).append("]");
+            } else if (r.timedOut()) {
                 forModel.append("[Timed out after ").append(timeout.toSeconds()).append(" s; the command and its child "
                         + "processes were killed.]");
             } else if (r.cancelled()) {
@@ -107,7 +134,8 @@ public final class RunShellCommandTool implements Tool {
             } else {
                 forModel.append("[Ended by signal ").append(r.signal() == null ? "unknown" : r.signal()).append(']');
             }
-            boolean failed = r.timedOut() || r.cancelled() || r.exitCode() == null || r.exitCode() != 0;
+            if (denied) forModel.append("\n[It ran in the OS sandbox: ").append(box.policy().describe()).append(".]");
+            boolean failed = r.timedOut() || r.cancelled() || r.exitCode() == null || r.exitCode() != 0 || r.sandboxFailure() != null;
             List<ToolCallContent> display = r.terminalId() != null
                     ? List.of(new ToolCallContent.Terminal(r.terminalId(), null))
                     : List.of(ToolCallContent.text(r.output().length() > LocalCommandRunner.DISPLAY_CHARS
@@ -116,6 +144,8 @@ public final class RunShellCommandTool implements Tool {
             if (r.exitCode() != null) raw.put("exitCode", r.exitCode());
             if (r.signal() != null) raw.put("signal", r.signal());
             raw.put("timedOut", r.timedOut()).put("cancelled", r.cancelled()).put("truncated", r.truncated());
+            raw.put("sandboxed", box != null);
+            if (denied) raw.put("sandboxDenied", true);
             return new ToolResult(forModel.toString(), display, failed, raw);
         }
     }

@@ -1,5 +1,6 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.sandbox.Confinement;
 import cn.agentao.agent.util.Cancellation;
 
 import java.nio.file.Path;
@@ -22,4 +23,7 @@ public interface ToolContext {
     UserQuestions questions();
 
     Cancellation cancellation();
+
+    /** The OS sandbox commands run in by default in this session's mode, or null when they run unconfined. */
+    default Confinement sandbox() { return null; }
 }

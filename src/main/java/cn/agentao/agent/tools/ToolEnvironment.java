@@ -2,6 +2,7 @@ package cn.agentao.agent.tools;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.protocol.ClientCapabilities;
+import cn.agentao.agent.util.Cancellation;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,7 +20,9 @@ public record ToolEnvironment(FileAccess files, CommandRunner commands, UserQues
 
     /**
      * Client file reads only with {@code fs.readTextFile}, client writes only with {@code fs.writeTextFile},
-     * client terminals only with {@code terminal}, questions only with the ask-user extension.
+     * client terminals only with {@code terminal} (and only for commands outside the sandbox: a sandboxed
+     * command runs here, its output streamed as the tool call's content), questions only with the ask-user
+     * extension.
      */
     public static ToolEnvironment forClient(ClientCapabilities caps, ClientRequests client, String sessionId) {
         return forClient(caps, client, sessionId, ChildEnvironment.ofAgent(java.util.List.of()));
@@ -33,10 +36,19 @@ public record ToolEnvironment(FileAccess files, CommandRunner commands, UserQues
         FileAccess reads = caps.readTextFile() ? remote : local;
         FileAccess writes = caps.writeTextFile() ? remote : local;
         FileAccess files = reads == writes ? reads : new SplitFileAccess(reads, writes);
-        CommandRunner commands = caps.terminal() ? new ClientTerminalRunner(client, sessionId, children)
+        CommandRunner commands = caps.terminal()
+                ? new SandboxedHere(new LocalCommandRunner(children), new ClientTerminalRunner(client, sessionId, children))
                 : new LocalCommandRunner(children);
         UserQuestions questions = caps.askUser() ? new ClientUserQuestions(client, sessionId) : UserQuestions.UNAVAILABLE;
         return new ToolEnvironment(files, commands, questions);
+    }
+
+    /** Sandboxed commands run locally (the sandbox is here), the others in the client's terminal. */
+    private record SandboxedHere(CommandRunner local, CommandRunner terminal) implements CommandRunner {
+        @Override
+        public Result run(Spec spec, Listener listener, Cancellation cancellation) throws IOException, InterruptedException {
+            return (spec.sandbox() != null ? local : terminal).run(spec, listener, cancellation);
+        }
     }
 
     /** Reads from one place, writes to another. */

@@ -120,11 +120,11 @@ class AcpxIT {
         assertEquals("reading only", answer(t));
     }
 
-    /** write_file into the workspace is allowed without asking; a shell command that changes things asks. */
+    /** A shell command that asks to leave the sandbox asks first; approved, it runs in the client terminal. */
     @Test
     void approveAllLetsTheAskedCommandRun() throws Exception {
         model.when(lastUserMessageContains("make a file")).reply(
-                Script.reply().toolCall("call_s1", "run_shell_command", Json.object().put("command", "touch made-by-shell.txt").toString()),
+                Script.reply().toolCall("call_s1", "run_shell_command", Json.object().put("command", "touch made-by-shell.txt").put("sandbox", false).toString()),
                 Script.textReply("made it"));
         List<JsonNode> t = transcript(acpx("--format", "json", "--approve-all", "exec", "make a file"));
         assertTrue(t.stream().anyMatch(m -> "session/request_permission".equals(m.path("method").asText())), "asked first");
@@ -150,7 +150,7 @@ class AcpxIT {
     @Test
     void denyAllKeepsTheCommandFromRunning() throws Exception {
         model.when(lastUserMessageContains("make a file")).reply(
-                Script.reply().toolCall("call_s2", "run_shell_command", Json.object().put("command", "touch denied.txt").toString()),
+                Script.reply().toolCall("call_s2", "run_shell_command", Json.object().put("command", "touch denied.txt").put("sandbox", false).toString()),
                 Script.textReply("fine, I won't"));
         // acpx exits 5 (PERMISSION_DENIED) when every permission question was denied
         List<JsonNode> t = transcript(acpx("--format", "json", "--deny-all", "exec", "make a file"), 5);

@@ -300,11 +300,17 @@ class ClientDelegationTest {
         assertInstanceOf(LocalCommandRunner.class, none.commands());
         assertEquals(UserQuestions.UNAVAILABLE, none.questions());
 
+        client.on("terminal/create", p -> Json.object().put("terminalId", "t1"))
+                .on("terminal/wait_for_exit", p -> Json.object().put("exitCode", 0))
+                .on("terminal/output", p -> Json.object().put("output", "from the editor").put("truncated", false))
+                .on("terminal/release", p -> Json.object());
         ToolEnvironment all = ToolEnvironment.forClient(ClientCapabilities.from(json(
                 "{\"fs\":{\"readTextFile\":true,\"writeTextFile\":true},\"terminal\":true,\"_meta\":{\"askUser\":true}}")),
                 client, "s1");
         assertInstanceOf(ClientFileAccess.class, all.files());
-        assertInstanceOf(ClientTerminalRunner.class, all.commands());
+        // a command outside the sandbox runs in the client's terminal (sandboxed ones run here: SandboxRunTest)
+        assertEquals("t1", all.commands().run(SPEC, new CommandRunner.Listener() { }, Cancellation.NONE).terminalId());
+        assertTrue(client.methods().contains("terminal/create"), client.methods().toString());
         assertInstanceOf(ClientUserQuestions.class, all.questions());
     }
 

@@ -105,7 +105,7 @@ class ToolsIT {
     @Test
     void askingRoundTripUsesTheSameToolCallIdAndTheFourStandardOptions() throws Exception {
         startAgent(Json.object(), "allow_once");
-        modelCalls("call_1", "run_shell_command", "{\"command\":\"touch made.txt\"}");
+        modelCalls("call_1", "run_shell_command", "{\"command\":\"touch made.txt\",\"sandbox\":false}");
         assertEquals("end_turn", run("make a file"));
         JsonNode toolCall = updates("tool_call").get(0);
         assertEquals("call_1", toolCall.path("toolCallId").asText());
@@ -133,7 +133,7 @@ class ToolsIT {
     @Test
     void rejectedToolDoesNotRunAndTheModelIsTold() throws Exception {
         startAgent(Json.object(), "reject_once");
-        modelCalls("call_r", "run_shell_command", "{\"command\":\"touch nope.txt\"}");
+        modelCalls("call_r", "run_shell_command", "{\"command\":\"touch nope.txt\",\"sandbox\":false}");
         assertEquals("end_turn", run("make a file"));
         assertFalse(Files.exists(ws.resolve("nope.txt")));
         assertEquals("failed", finalUpdate("call_r").path("status").asText());
@@ -143,16 +143,16 @@ class ToolsIT {
     @Test
     void alwaysAllowIsRememberedAndSurvivesALoad() throws Exception {
         startAgent(Json.object(), "allow_always");
-        modelCalls("c1", "run_shell_command", "{\"command\":\"touch a.txt\"}");
+        modelCalls("c1", "run_shell_command", "{\"command\":\"touch a.txt\",\"sandbox\":false}");
         run("one");
-        modelCalls("c2", "run_shell_command", "{\"command\":\"touch b.txt\"}");
+        modelCalls("c2", "run_shell_command", "{\"command\":\"touch b.txt\",\"sandbox\":false}");
         run("two");
         assertEquals(1, permissionQuestions.size(), "asked once, then remembered");
         assertTrue(Files.exists(ws.resolve("b.txt")));
         agent.call("session/close", Json.object().put("sessionId", id));
         assertTrue(agent.call("session/load", Json.object().put("sessionId", id).put("cwd", ws.toString())
                 .set("mcpServers", Json.MAPPER.createArrayNode())).has("result"));
-        modelCalls("c3", "run_shell_command", "{\"command\":\"touch c.txt\"}");
+        modelCalls("c3", "run_shell_command", "{\"command\":\"touch c.txt\",\"sandbox\":false}");
         run("three");
         assertEquals(1, permissionQuestions.size(), "the remembered answer came back with the session");
         assertTrue(Files.exists(ws.resolve("c.txt")));
@@ -235,7 +235,7 @@ class ToolsIT {
         Files.writeString(ws.resolve("f.txt"), "disk text\n");
         model.enqueue(Script.reply().toolCall("r", "read_file", "{\"path\":\"f.txt\"}"),
                 Script.reply().toolCall("w", "write_file", "{\"path\":\"g.txt\",\"content\":\"new\"}"),
-                Script.reply().toolCall("t", "run_shell_command", "{\"command\":\"make test\"}"),
+                Script.reply().toolCall("t", "run_shell_command", "{\"command\":\"make test\",\"sandbox\":false}"),
                 Script.textReply("done"));
         assertEquals("end_turn", run("work"));
         assertTrue(calls.contains("read " + ws.resolve("f.txt")), calls.toString());
@@ -270,7 +270,7 @@ class ToolsIT {
     @Test
     void cancelWhileAskingWithdrawsTheQuestionAndAnswersCancelled() throws Exception {
         startAgent(Json.object(), null); // the client never answers
-        modelCalls("p1", "run_shell_command", "{\"command\":\"touch late.txt\"}");
+        modelCalls("p1", "run_shell_command", "{\"command\":\"touch late.txt\",\"sandbox\":false}");
         long rid = agent.start("session/prompt", prompt("go"));
         JsonNode question = agent.await(m -> "session/request_permission".equals(m.path("method").asText()), Duration.ofSeconds(10));
         agent.notify("session/cancel", Json.object().put("sessionId", id));
@@ -295,7 +295,7 @@ class ToolsIT {
         startAgent(Json.object(), null);
         model.enqueue(Script.textReply("first answer"));
         run("first");
-        modelCalls("d1", "run_shell_command", "{\"command\":\"touch never.txt\"}");
+        modelCalls("d1", "run_shell_command", "{\"command\":\"touch never.txt\",\"sandbox\":false}");
         agent.start("session/prompt", prompt("second"));
         agent.await(m -> "session/request_permission".equals(m.path("method").asText()), Duration.ofSeconds(10));
         agent.closeStdin();
@@ -314,5 +314,24 @@ class ToolsIT {
         } finally {
             again.close();
         }
+    }
+
+    @Test
+    void aSandboxedCommandRunsHereEvenWhenTheClientHasATerminal() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cn.agentao.agent.sandbox.Sandboxes.fromEnvironment(System.getenv()).available(),
+                "a working sandbox");
+        List<String> calls = new CopyOnWriteArrayList<>();
+        startAgent(Json.object().put("terminal", true), "allow_once");
+        agent.onClientRequest("terminal/create", p -> { calls.add("create"); return Json.object().put("terminalId", "term-1"); });
+        agent.onClientRequest("terminal/wait_for_exit", p -> Json.object().put("exitCode", 0));
+        agent.onClientRequest("terminal/output", p -> Json.object().put("output", "").put("truncated", false));
+        agent.onClientRequest("terminal/release", p -> Json.object());
+        modelCalls("sb", "run_shell_command", "{\"command\":\"echo in the sandbox > made.txt && cat made.txt\"}");
+        run("work");
+        assertEquals(List.of(), calls, "no client terminal for a sandboxed command");
+        assertTrue(permissionQuestions.isEmpty(), "workspace-write runs it in the sandbox without a question");
+        assertEquals("in the sandbox\n", Files.readString(ws.resolve("made.txt")));
+        assertTrue(finalUpdate("sb").path("content").toString().contains("in the sandbox"), "its output is the tool call's content");
+        assertTrue(finalUpdate("sb").path("rawOutput").path("sandboxed").asBoolean(), finalUpdate("sb").toString());
     }
 }

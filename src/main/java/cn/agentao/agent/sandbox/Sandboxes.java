@@ -1,0 +1,154 @@
+package cn.agentao.agent.sandbox;
+
+import cn.agentao.agent.util.UserHome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Which sandbox this process can use, found out once, lazily (on the first command, never at start-up): the
+ * {@value #ENV} variable of the real environment ({@code auto}, the default, or {@code none}), then the
+ * operating system: bubblewrap on Linux (a trial run tells whether user namespaces are allowed), Seatbelt on
+ * macOS, nothing elsewhere.
+ */
+public final class Sandboxes {
+    private static final Logger log = LoggerFactory.getLogger(Sandboxes.class);
+    /** {@code auto} (default) or {@code none}: behave as if no sandbox could be had. */
+    public static final String ENV = "AGENT_SANDBOX";
+    private static final long PROBE_TIMEOUT_MS = 10_000;
+
+    /** The outcome of the look: a sandbox, or why there is none. */
+    public record Status(Sandbox sandbox, String whyNot) {
+        public boolean available() { return sandbox != null; }
+    }
+
+    private final Map<String, String> env;
+    private final String os;
+    private volatile Status status;
+
+    Sandboxes(Map<String, String> env, String os) {
+        this.env = Map.copyOf(env);
+        this.os = os.toLowerCase(Locale.ROOT);
+    }
+
+    /** From the process environment ({@code AGENT_SANDBOX}, {@code HOME}, {@code SSH_AUTH_SOCK}, {@code TMPDIR}). */
+    public static Sandboxes fromEnvironment(Map<String, String> env) {
+        return new Sandboxes(env, System.getProperty("os.name", ""));
+    }
+
+    /** What {@code AGENT_SANDBOX=none} gives, and what tests without a sandbox use. */
+    public static Sandboxes none() {
+        return new Sandboxes(Map.of(ENV, "none"), System.getProperty("os.name", ""));
+    }
+
+    public boolean available() { return status().available(); }
+
+    public Optional<Sandbox> sandbox() { return Optional.ofNullable(status().sandbox()); }
+
+    /** Looks once (thread-safe), then answers from memory. */
+    public Status status() {
+        Status s = status;
+        if (s != null) return s;
+        synchronized (this) {
+            if (status == null) {
+                Status looked = look();
+                if (Thread.currentThread().isInterrupted()) return looked; // cut short: look again next time
+                status = looked;
+                if (status.available()) log.debug("sandbox: {}", status.sandbox().kind());
+                else log.debug("sandbox: none ({})", status.whyNot());
+            }
+            return status;
+        }
+    }
+
+    /** The words shown once per session when commands run without a sandbox: why, what that means, how to enable it. */
+    public String notice() {
+        String how = os.contains("linux")
+                ? " To enable it, install bubblewrap (e.g. `sudo apt-get install bubblewrap`) and allow unprivileged user "
+                + "namespaces (e.g. `sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0` on Ubuntu, or an AppArmor "
+                + "profile that grants bwrap `userns`), then unset " + ENV + " if it is `none`."
+                : os.contains("mac") ? " It needs /usr/bin/sandbox-exec, which macOS normally has; unset " + ENV + " if it is `none`."
+                : " There is no sandbox for this operating system yet.";
+        return "Commands run without an OS sandbox here (" + status().whyNot() + "), so every command that is not "
+                + "provably read-only is asked about (refused in read-only and plan modes)." + how;
+    }
+
+    /** The sandbox status for {@code --help}: kind, what is writable in each mode, network. */
+    public List<String> helpLines() {
+        Status s = status();
+        if (!s.available()) {
+            return List.of("Sandbox: none (" + s.whyNot() + ").",
+                    "  Every command that is not provably read-only is asked about",
+                    "  (refused in read-only and plan). To enable it on Linux: install",
+                    "  bubblewrap and allow unprivileged user namespaces",
+                    "  (sysctl kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu).");
+        }
+        return List.of("Sandbox: " + s.sandbox().kind() + ", for shell commands in every mode but full-access.",
+                "  network: off; home directory: hidden; /tmp: private",
+                "  read-only, plan: nothing else writable",
+                "  workspace-write: the session cwd and additionalDirectories writable, except",
+                "    " + String.join(", ", SandboxPolicy.PROTECTED_NAMES),
+                "  A command that needs more is asked about (\"run it outside the sandbox?\").",
+                "  " + ENV + "=none runs commands without it.");
+    }
+
+    private Status look() {
+        String setting = env.getOrDefault(ENV, "auto").strip().toLowerCase(Locale.ROOT);
+        if (setting.equals("none")) return new Status(null, ENV + "=none");
+        if (!setting.isEmpty() && !setting.equals("auto")) {
+            log.warn("{} must be 'auto' or 'none', not '{}'; using auto", ENV, env.get(ENV));
+        }
+        Path home = UserHome.from(env);
+        List<Path> hidden = new ArrayList<>(List.of(home, Path.of(System.getProperty("user.home"))));
+        String sock = env.get("SSH_AUTH_SOCK");
+        if (sock != null && sock.startsWith("/") && Path.of(sock).getParent() != null) hidden.add(Path.of(sock).getParent());
+        if (os.contains("linux")) {
+            if (!Files.isExecutable(Bubblewrap.BWRAP)) return new Status(null, "bubblewrap is not installed: no " + Bubblewrap.BWRAP);
+            Bubblewrap b = new Bubblewrap(Bubblewrap.BWRAP, hidden);
+            String trouble = trial(b);
+            return trouble == null ? new Status(b, null) : new Status(null, "bubblewrap cannot start: " + trouble);
+        }
+        if (os.contains("mac")) {
+            if (!Files.isExecutable(Seatbelt.SANDBOX_EXEC)) return new Status(null, "no " + Seatbelt.SANDBOX_EXEC);
+            Path tmp = Path.of(env.getOrDefault("TMPDIR", "/tmp")).resolve("agent-sandbox-" + ProcessHandle.current().pid());
+            return new Status(new Seatbelt(home, tmp), null);
+        }
+        return new Status(null, "no sandbox is known for " + os);
+    }
+
+    /** Runs {@code true} in the sandbox; null when it worked, else what went wrong. */
+    private static String trial(Sandbox s) {
+        try (SandboxLaunch launch = s.prepare("true", Path.of("/"), new SandboxPolicy(List.of(), false, false))) {
+            ProcessBuilder pb = new ProcessBuilder(launch.argv()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.environment().clear(); // the trial needs nothing, and no credential goes to a child
+            Process p = launch.start(pb);
+            String out;
+            try (InputStream in = p.getInputStream()) {
+                out = new String(in.readNBytes(4096), StandardCharsets.UTF_8).strip();
+            }
+            if (!p.waitFor(PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                return "a trial run did not end";
+            }
+            String failure = launch.failure();
+            if (failure != null) return failure;
+            return p.exitValue() == 0 ? null : "a trial run exited " + p.exitValue() + (out.isEmpty() ? "" : ": " + out);
+        } catch (IOException e) {
+            return e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+}

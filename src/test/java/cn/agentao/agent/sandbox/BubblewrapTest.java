@@ -1,0 +1,154 @@
+package cn.agentao.agent.sandbox;
+
+import cn.agentao.agent.tools.CommandRunner;
+import cn.agentao.agent.tools.LocalCommandRunner;
+import cn.agentao.agent.util.Cancellation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The bwrap argv, and real runs through the local runner (skipped where bubblewrap cannot run). */
+class BubblewrapTest {
+    @TempDir
+    Path dir;
+
+    private Bubblewrap bwrap(Path home) {
+        return new Bubblewrap(Bubblewrap.BWRAP, List.of(home));
+    }
+
+    @Test
+    void theArgvDropsEverythingHidesTheHomeAndProtectsTheAgentsFiles() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Files.createDirectories(ws.resolve(".git"));
+        Path home = Path.of("/srv/users/me");
+        List<Path> masks = new ArrayList<>();
+        List<String> a = bwrap(home).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks);
+        String line = String.join(" ", a);
+        assertEquals("/usr/bin/bwrap", a.get(0), "never from PATH");
+        for (String must : List.of("--unshare-all", "--die-with-parent", "--new-session", "--cap-drop ALL", "--ro-bind / /",
+                "--tmpfs /tmp", "--tmpfs /run", "--tmpfs /home", "--tmpfs /root", "--tmpfs /srv/users/me", "--json-status-fd 2")) {
+            assertTrue(line.contains(must), must + " in " + line);
+        }
+        assertFalse(line.contains("--share-net"), line);
+        Path real = ws.toRealPath();
+        assertTrue(line.indexOf("--bind " + real + " " + real) > line.indexOf("--tmpfs /tmp"), "the root is bound after /tmp is hidden");
+        assertTrue(line.contains("--ro-bind " + real.resolve(".git") + " " + real.resolve(".git")), line);
+        assertTrue(line.contains("--ro-bind /dev/null " + real.resolve(".env")), "a missing protected path is masked: " + line);
+        assertTrue(masks.contains(real.resolve(".agent")) && !masks.contains(real.resolve(".git")), masks.toString());
+        assertTrue(masks.contains(real.resolve(".envrc")), masks.toString());
+        assertEquals(List.of("bash", "-c", "make"), a.subList(a.size() - 3, a.size()));
+    }
+
+    @Test
+    void everyEnvFileAndEveryCaseOfAProtectedNameStaysReadOnly() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        for (String n : List.of(".env.local", ".env.production", "agents.md", "Agentao.MD", "notes.md")) Files.writeString(ws.resolve(n), "x");
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>()));
+        Path real = ws.toRealPath();
+        for (String n : List.of(".env.local", ".env.production", "agents.md", "Agentao.MD")) {
+            assertTrue(line.contains("--ro-bind " + real.resolve(n) + " " + real.resolve(n)), n + ": " + line);
+        }
+        assertFalse(line.contains(real.resolve("notes.md").toString()), line);
+    }
+
+    @Test
+    void readOnlyBindsTheRootsReadOnlyAndProtectsNothingElse() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        List<Path> masks = new ArrayList<>();
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("ls", ws, new SandboxPolicy(List.of(ws), false, false), masks));
+        assertTrue(line.contains("--ro-bind " + ws.toRealPath() + " " + ws.toRealPath()), line);
+        assertFalse(line.contains("--bind " + ws.toRealPath()) && !line.contains("--ro-bind " + ws.toRealPath()), line);
+        assertTrue(masks.isEmpty());
+    }
+
+    @Test
+    void aHomeInsideTheWorkspaceStaysHidden() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Path home = Files.createDirectories(ws.resolve("home"));
+        List<String> a = bwrap(home).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>());
+        String line = String.join(" ", a);
+        assertTrue(line.lastIndexOf("--tmpfs " + home.toAbsolutePath()) > line.indexOf("--bind " + ws.toRealPath()), line);
+    }
+
+    @Test
+    void aSymlinkedProtectedPathFailsClosed() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Files.createSymbolicLink(ws.resolve(".agent"), Files.createDirectories(ws.resolve("decoy")));
+        Sandbox.SandboxException e = assertThrows(Sandbox.SandboxException.class,
+                () -> bwrap(dir).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>()));
+        assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
+    }
+
+    // ---- real runs ----
+
+    private static Sandbox real() {
+        Sandboxes s = Sandboxes.fromEnvironment(System.getenv());
+        assumeTrue(s.available() && s.sandbox().orElseThrow() instanceof Bubblewrap, "bubblewrap works here");
+        return s.sandbox().orElseThrow();
+    }
+
+    private CommandRunner.Result run(Sandbox s, String command, Path ws, boolean writable) throws Exception {
+        return new LocalCommandRunner().run(new CommandRunner.Spec(command, ws, Duration.ofSeconds(30), 64 * 1024,
+                new Confinement(s, new SandboxPolicy(List.of(ws), writable, false))), new CommandRunner.Listener() { }, Cancellation.NONE);
+    }
+
+    @Test
+    void readOnlyGivesTheOperatingSystemsOwnErrorAndChangesNothing() throws Exception {
+        Sandbox s = real();
+        Path ws = Files.createDirectories(dir.resolve("ro"));
+        CommandRunner.Result r = run(s, "touch made; echo out; echo err >&2; exit 7", ws, false);
+        assertEquals(7, r.exitCode());
+        assertTrue(r.output().contains("Read-only file system") && r.output().contains("out") && r.output().contains("err"), r.output());
+        assertNull(r.sandboxFailure());
+        assertFalse(Files.exists(ws.resolve("made")));
+    }
+
+    @Test
+    void workspaceWriteWritesTheWorkspaceButNotTheProtectedNamesAndLeavesNoMasks() throws Exception {
+        Sandbox s = real();
+        Path ws = Files.createDirectories(dir.resolve("rw"));
+        CommandRunner.Result r = run(s, "echo ok > made && echo x > .env; mkdir .agent; echo y > AGENTS.md; ls -a", ws, true);
+        assertEquals("ok\n", Files.readString(ws.resolve("made")), r.output());
+        for (String name : SandboxPolicy.PROTECTED_NAMES) assertFalse(Files.exists(ws.resolve(name)), name + " left: " + r.output());
+    }
+
+    @Test
+    void theHomeIsHiddenButItsToolChainsShowReadOnly() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Files.writeString(home.resolve("secret.txt"), "SECRET\n");
+        Files.createDirectories(home.resolve(".m2/repository/org"));
+        Files.writeString(home.resolve(".m2/repository/org/lib.pom"), "<project/>\n");
+        Files.writeString(home.resolve(".m2/settings.xml"), "<password>SECRET</password>\n");
+        Sandbox s = new Bubblewrap(Bubblewrap.BWRAP, List.of(home));
+        real();
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        CommandRunner.Result r = run(s, "cat " + home + "/.m2/repository/org/lib.pom " + home + "/secret.txt " + home
+                + "/.m2/settings.xml; touch " + home + "/.m2/repository/new", ws, true);
+        assertTrue(r.output().contains("<project/>"), r.output());
+        assertFalse(r.output().contains("SECRET"), r.output());
+        assertFalse(Files.exists(home.resolve(".m2/repository/new")), r.output());
+    }
+
+    @Test
+    void theSandboxesOwnFailureIsToldApartFromTheCommands() throws Exception {
+        Sandbox s = real();
+        Path ws = Files.createDirectories(dir.resolve("gone"));
+        SandboxLaunch launch = s.prepare("true", ws, new SandboxPolicy(List.of(ws), false, false));
+        Files.delete(ws); // the bind source vanished: bwrap itself fails
+        Process p = launch.start(new ProcessBuilder(launch.argv()));
+        p.getInputStream().readAllBytes();
+        p.waitFor();
+        assertNotNull(launch.failure(), "bwrap's own error");
+        launch.close();
+        Path ok = Files.createDirectories(dir.resolve("ok"));
+        assertNull(run(s, "echo 'bwrap: fake'; exit 1", ok, false).sandboxFailure(), "a command cannot fake it");
+    }
+}
