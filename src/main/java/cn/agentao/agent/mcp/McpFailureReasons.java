@@ -1,5 +1,6 @@
 package cn.agentao.agent.mcp;
 
+import cn.agentao.agent.net.NetworkFailures;
 import io.modelcontextprotocol.spec.McpError;
 
 import java.net.ConnectException;
@@ -21,6 +22,8 @@ final class McpFailureReasons {
     private McpFailureReasons() {}
 
     static String describe(Throwable failure) {
+        String network = NetworkFailures.describe(failure);
+        if (network != null) return network;
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof McpException e) return e.getMessage();
             if (t instanceof McpError e && e.getJsonRpcError() != null) {

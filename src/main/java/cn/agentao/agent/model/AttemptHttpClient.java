@@ -1,5 +1,6 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.net.Network;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.http.client.HttpClient;
 import dev.langchain4j.http.client.HttpClientBuilder;
@@ -182,7 +183,8 @@ final class AttemptHttpClient implements HttpClient {
         if (!request.formDataFields().isEmpty() || !request.formDataFiles().isEmpty()) {
             throw new UnsupportedOperationException("multipart requests are not used by chat models");
         }
-        java.net.http.HttpRequest.Builder builder = java.net.http.HttpRequest.newBuilder(URI.create(request.url()));
+        URI target = URI.create(request.url());
+        java.net.http.HttpRequest.Builder builder = java.net.http.HttpRequest.newBuilder(target);
         request.headers().forEach((name, values) -> {
             if (values != null) {
                 values.forEach(value -> builder.header(name, value));
@@ -191,7 +193,7 @@ final class AttemptHttpClient implements HttpClient {
         builder.method(request.method().name(), request.body() == null
                 ? java.net.http.HttpRequest.BodyPublishers.noBody()
                 : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()));
-        return builder.build();
+        return Network.get().authorize(builder, target).build();
     }
 
     private static SuccessfulHttpResponse toSuccessfulResponse(HttpResponse<?> response, byte[] body) {
