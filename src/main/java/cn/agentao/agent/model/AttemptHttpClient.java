@@ -85,7 +85,7 @@ final class AttemptHttpClient implements HttpClient {
             HttpResponse<byte[]> response = exchange.get();
             attempt.activity();
             if (!isSuccessful(response.statusCode())) {
-                String body = new String(response.body(), StandardCharsets.UTF_8);
+                String body = response.body() == null ? "" : new String(response.body(), StandardCharsets.UTF_8);
                 attempt.httpFailed(response.statusCode(), body, retryAfter(response));
                 throw new HttpException(response.statusCode(), body);
             }
@@ -124,7 +124,8 @@ final class AttemptHttpClient implements HttpClient {
             return;
         }
         attempt.activity();
-        InputStream body = response.body();
+        // A proxy's 407 to CONNECT reaches us as a response without a body.
+        InputStream body = response.body() != null ? response.body() : InputStream.nullInputStream();
         attempt.onAbort(() -> closeQuietly(body));
         if (!isSuccessful(response.statusCode())) {
             String text = readErrorBody(body);

@@ -21,11 +21,11 @@ final class NoProxy {
         boolean matches(String host, byte[] address, int port);
     }
 
-    /** A domain name and everything below it; {@code port} -1 means any. */
+    /** A domain name and everything below it (never a host written as an address); {@code port} -1 means any. */
     private record Name(String domain, int port) implements Entry {
         @Override
         public boolean matches(String host, byte[] address, int port) {
-            return (this.port < 0 || this.port == port) && (host.equals(domain) || host.endsWith("." + domain));
+            return address == null && (this.port < 0 || this.port == port) && (host.equals(domain) || host.endsWith("." + domain));
         }
     }
 

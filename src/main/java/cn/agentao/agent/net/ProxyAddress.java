@@ -60,7 +60,7 @@ record ProxyAddress(String variable, String host, int port, String authorization
 
     /** The value with any user information replaced by {@code ***}, fit for a message. */
     static String masked(String value) {
-        return value.replaceAll("(?<=//|^)[^/@\\s]*@", "***@");
+        return value.replaceAll("(?<=//|^)[^/@]*@", "***@");
     }
 
     boolean hasCredentials() {

@@ -40,11 +40,13 @@ final class TrustedCertificates {
             "-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\\s]+?)-----END CERTIFICATE-----");
 
     private final SSLContext context;
+    private final List<X509Certificate> acceptedIssuers;
     private final int added;
     private final List<String> problems;
 
-    private TrustedCertificates(SSLContext context, int added, List<String> problems) {
+    private TrustedCertificates(SSLContext context, List<X509Certificate> acceptedIssuers, int added, List<String> problems) {
         this.context = context;
+        this.acceptedIssuers = List.copyOf(acceptedIssuers);
         this.added = added;
         this.problems = List.copyOf(problems);
     }
@@ -89,11 +91,12 @@ final class TrustedCertificates {
             combined.init(store);
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, combined.getTrustManagers(), null);
-            return new TrustedCertificates(context, all.size() - jdkCount, problems);
+            return new TrustedCertificates(context, List.of(((X509TrustManager) combined.getTrustManagers()[0]).getAcceptedIssuers()),
+                    all.size() - jdkCount, problems);
         } catch (GeneralSecurityException | IOException e) {
             problems.add("the extra certificate authorities could not be used (" + e.getMessage() + "); only the JDK's are trusted");
             try {
-                return new TrustedCertificates(SSLContext.getDefault(), 0, problems);
+                return new TrustedCertificates(SSLContext.getDefault(), List.of(), 0, problems);
             } catch (GeneralSecurityException fatal) {
                 throw new IllegalStateException("no TLS available in this Java runtime", fatal);
             }
@@ -101,6 +104,9 @@ final class TrustedCertificates {
     }
 
     SSLContext context() { return context; }
+
+    /** Every CA trusted. */
+    List<X509Certificate> acceptedIssuers() { return acceptedIssuers; }
 
     /** How many trusted CAs were added to the JDK's. */
     int added() { return added; }

@@ -133,8 +133,8 @@ public final class WebFetchTool implements Tool {
                 }
                 HttpResponse<InputStream> response = send(current);
                 int status = response.statusCode();
-                if (status == 407) {
-                    response.body().close();
+                if (status == 407) { // from the proxy; without a body when it answered a CONNECT
+                    if (response.body() != null) response.body().close();
                     return ToolResult.error("Cannot fetch " + current + Network.get().via(current) + ": "
                             + NetworkFailures.proxyAuthenticationRequired() + ".");
                 }
