@@ -9,6 +9,8 @@ import cn.agentao.agent.testing.TinyProxy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -208,12 +210,23 @@ class ProxyIT {
 
     // ---------------------------------------------------------------- web_fetch
 
-    /** A page server on this machine's name: /page answers text, /to-metadata redirects to the metadata endpoint. */
-    private HttpServer pages(List<String> seen) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(TestCertificates.localAddress(), 0), 8);
+    /**
+     * A page server on this machine's name (TLS with the test CA's certificate when {@code tls}): /page answers text,
+     * /to-metadata redirects to the metadata endpoint. {@code seen} gets "path via=… auth=…" per request.
+     */
+    private String pages(List<String> seen, boolean tls) throws IOException {
+        InetSocketAddress bind = new InetSocketAddress(TestCertificates.localAddress(), 0);
+        HttpServer server;
+        if (tls) {
+            HttpsServer https = HttpsServer.create(bind, 8);
+            https.setHttpsConfigurator(new HttpsConfigurator(TestCertificates.get().serverContext()));
+            server = https;
+        } else {
+            server = HttpServer.create(bind, 8);
+        }
         server.createContext("/", exchange -> {
-            String via = exchange.getRequestHeaders().getFirst("Via");
-            seen.add(exchange.getRequestURI().getPath() + " via=" + via);
+            seen.add(exchange.getRequestURI().getPath() + " via=" + exchange.getRequestHeaders().getFirst("Via")
+                    + " auth=" + exchange.getRequestHeaders().getFirst("Proxy-Authorization"));
             if (exchange.getRequestURI().getPath().equals("/to-metadata")) {
                 exchange.getResponseHeaders().add("Location", "http://169.254.169.254/latest/meta-data/");
                 exchange.sendResponseHeaders(302, -1);
@@ -227,26 +240,29 @@ class ProxyIT {
         });
         server.start();
         running.add(() -> server.stop(0));
-        return server;
+        return (tls ? "https://" : "http://") + HOST + ":" + server.getAddress().getPort();
     }
 
-    private static String fetchCall(String url) {
-        return Json.object().put("url", url).toString();
+    /** A fresh agent (loopback model, {@code env} added) whose model calls web_fetch on each URL; what the model got back. */
+    private String fetch(Map<String, String> env, String... urls) throws Exception {
+        FakeModelServer model = keep(FakeModelServer.start());
+        Map<String, String> all = modelEnvironment(model.baseUrl());
+        all.putAll(env);
+        startAgent(all);
+        Script calls = Script.reply();
+        for (int i = 0; i < urls.length; i++) calls.toolCall("f" + i, "web_fetch", Json.object().put("url", urls[i]).toString());
+        model.enqueue(calls, Script.textReply("done"));
+        say("fetch");
+        return model.lastRequest().messages().toString();
     }
 
     @Test
     void webFetchGoesThroughTheProxy() throws Exception {
         TinyProxy proxy = proxy(null, null);
-        FakeModelServer model = keep(FakeModelServer.start());
         List<String> seen = new CopyOnWriteArrayList<>();
-        String url = "http://" + HOST + ":" + pages(seen).getAddress().getPort() + "/page";
-        Map<String, String> env = modelEnvironment(model.baseUrl());
-        env.put("HTTP_PROXY", proxy.url());
-        env.put("AGENT_ALLOW_PRIVATE_NETWORK", "1"); // this machine's own address is private or loopback
-        startAgent(env);
-        model.enqueue(Script.reply().toolCall("f1", "web_fetch", fetchCall(url)), Script.textReply("done"));
-        say("fetch it");
-        String sent = model.lastRequest().messages().toString();
+        String url = pages(seen, false) + "/page";
+        // this machine's own address is private or loopback: allowed here, the proxy is what is tested
+        String sent = fetch(Map.of("HTTP_PROXY", proxy.url(), "AGENT_ALLOW_PRIVATE_NETWORK", "1"), url);
         assertTrue(sent.contains("the proxied page says hello"), sent);
         proxy.awaitRequest(("GET " + url)::equals, Duration.ofSeconds(10));
         assertEquals(1, seen.size(), seen.toString());
@@ -254,21 +270,35 @@ class ProxyIT {
     }
 
     @Test
+    void webFetchOverTlsTunnelsThroughAnAuthenticatingProxy() throws Exception {
+        String password = "pw-" + UUID.randomUUID().toString().substring(0, 12);
+        TinyProxy proxy = proxy("alice", password);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        String base = pages(seen, true);
+        String url = base + "/page";
+        Map<String, String> env = new HashMap<>(Map.of("AGENT_ALLOW_PRIVATE_NETWORK", "1",
+                "SSL_CERT_FILE", TestCertificates.get().caPem().toString()));
+
+        env.put("HTTPS_PROXY", proxy.url());
+        String refused = fetch(env, url);
+        assertTrue(refused.contains("the proxy asks for credentials (HTTP 407)"), refused);
+        assertEquals(List.of(), seen);
+
+        env.put("HTTPS_PROXY", proxy.url("alice", password));
+        String sent = fetch(env, url);
+        assertTrue(sent.contains("the proxied page says hello"), sent);
+        proxy.awaitRequest(("CONNECT " + base.substring("https://".length()))::equals, Duration.ofSeconds(10));
+        assertEquals(List.of("/page via=null auth=null"), seen, "tunnelled: the page server never sees the proxy's credentials");
+        assertFalse(agent.stderr().contains(password));
+    }
+
+    @Test
     void theGuardStillRefusesPrivateTargetsWhenAProxyWouldCarryThem() throws Exception {
         TinyProxy proxy = proxy(null, null);
-        FakeModelServer model = keep(FakeModelServer.start());
         List<String> seen = new CopyOnWriteArrayList<>();
-        String url = "http://" + HOST + ":" + pages(seen).getAddress().getPort() + "/page";
-        Map<String, String> env = modelEnvironment(model.baseUrl());
-        env.put("HTTP_PROXY", proxy.url());
-        env.put("HTTPS_PROXY", proxy.url());
-        startAgent(env);
-        model.enqueue(Script.reply().toolCall("f1", "web_fetch", fetchCall(url))
-                        .toolCall("f2", "web_fetch", fetchCall("http://10.1.2.3/admin"))
-                        .toolCall("f3", "web_fetch", fetchCall("https://169.254.169.254/latest/meta-data/")),
-                Script.textReply("done"));
-        say("fetch them");
-        String sent = model.lastRequest().messages().toString();
+        String url = pages(seen, false) + "/page";
+        String sent = fetch(Map.of("HTTP_PROXY", proxy.url(), "HTTPS_PROXY", proxy.url()),
+                url, "http://10.1.2.3/admin", "https://169.254.169.254/latest/meta-data/");
         assertTrue(sent.contains("Refused to fetch " + url), sent);
         assertTrue(sent.contains("Refused to fetch http://10.1.2.3/admin"), sent);
         assertTrue(sent.contains("cloud metadata endpoint"), sent);
@@ -279,16 +309,8 @@ class ProxyIT {
     @Test
     void eachRedirectHopIsJudgedAlsoThroughTheProxy() throws Exception {
         TinyProxy proxy = proxy(null, null);
-        FakeModelServer model = keep(FakeModelServer.start());
-        List<String> seen = new CopyOnWriteArrayList<>();
-        String url = "http://" + HOST + ":" + pages(seen).getAddress().getPort() + "/to-metadata";
-        Map<String, String> env = modelEnvironment(model.baseUrl());
-        env.put("HTTP_PROXY", proxy.url());
-        env.put("AGENT_ALLOW_PRIVATE_NETWORK", "1");
-        startAgent(env);
-        model.enqueue(Script.reply().toolCall("f1", "web_fetch", fetchCall(url)), Script.textReply("done"));
-        say("fetch it");
-        String sent = model.lastRequest().messages().toString();
+        String url = pages(new CopyOnWriteArrayList<>(), false) + "/to-metadata";
+        String sent = fetch(Map.of("HTTP_PROXY", proxy.url(), "AGENT_ALLOW_PRIVATE_NETWORK", "1"), url);
         assertTrue(sent.contains("Refused to fetch http://169.254.169.254/latest/meta-data/ (redirected from " + url + ")"), sent);
         proxy.awaitRequest(("GET " + url)::equals, Duration.ofSeconds(10));
         assertEquals(List.of("GET " + url), proxy.requests(), "the proxy was never asked for the metadata endpoint");
