@@ -76,9 +76,9 @@ public final class Network {
         return routes.proxyFor(uri).isPresent();
     }
 
-    /** {@code " through the proxy http://host:port (HTTPS_PROXY)"} when {@code uri} is proxied, else empty; no credentials. */
+    /** {@code " through the proxy http://host:port from HTTPS_PROXY"} when {@code uri} is proxied, else empty; no credentials. */
     public String via(URI uri) {
-        return routes.proxyFor(uri).map(p -> " through the proxy " + p + " (" + p.variable() + ")").orElse("");
+        return routes.proxyFor(uri).map(p -> " through the proxy " + p + " from " + p.variable()).orElse("");
     }
 
     /** The TLS context trusting the JDK's CAs and the extra ones; built on first call. */

@@ -71,6 +71,9 @@ class McpProxyIT {
             JsonNode created = agent.call("session/new", p, Duration.ofSeconds(30));
             String id = created.path("result").path("sessionId").asText();
             assertFalse(id.isEmpty(), created.toString());
+            // ready (its prompts offered as commands) before the model is asked: a slow start joins after session/new
+            agent.await(m -> "available_commands_update".equals(m.path("params").path("update").path("sessionUpdate").asText())
+                    && m.path("params").path("update").toString().contains("mcp.remote."), Duration.ofSeconds(60));
 
             model.enqueue(Script.reply().toolCall("h1", "mcp__remote__echo", "{\"message\":\"through the proxy\"}"),
                     Script.textReply("done"));
