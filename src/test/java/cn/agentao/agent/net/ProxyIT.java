@@ -179,6 +179,22 @@ class ProxyIT {
     }
 
     @Test
+    void aProxyThatIsDownIsNamedInTheError() throws Exception {
+        FakeModelServer model = model(false);
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        Map<String, String> env = modelEnvironment(model.baseUrl(HOST));
+        env.put("HTTP_PROXY", "http://bob:hunter2-secret@127.0.0.1:" + closed);
+        startAgent(env);
+        String answer = say("hi");
+        assertTrue(answer.contains("through the proxy http://***@127.0.0.1:" + closed + " from HTTP_PROXY (connection refused)"), answer);
+        assertFalse(answer.contains("hunter2-secret") || agent.stderr().contains("hunter2-secret"), answer);
+        assertEquals(List.of(), model.requests());
+    }
+
+    @Test
     void aTlsModelSignedByAnExtraCaNeedsSslCertFile() throws Exception {
         FakeModelServer model = model(true);
         startAgent(modelEnvironment(model.baseUrl(HOST)));
