@@ -22,8 +22,6 @@ final class McpFailureReasons {
     private McpFailureReasons() {}
 
     static String describe(Throwable failure) {
-        String network = NetworkFailures.describe(failure);
-        if (network != null) return network;
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof McpException e) return e.getMessage();
             if (t instanceof McpError e && e.getJsonRpcError() != null) {
@@ -33,6 +31,8 @@ final class McpFailureReasons {
             if (t instanceof UnknownHostException) return "unknown host";
             if (t instanceof HttpTimeoutException || t instanceof TimeoutException) return "no answer in time";
         }
+        String network = NetworkFailures.describe(failure); // TLS and proxy failures
+        if (network != null) return network;
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String message = root.getMessage();
