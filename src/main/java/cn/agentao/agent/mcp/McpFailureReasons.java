@@ -1,5 +1,6 @@
 package cn.agentao.agent.mcp;
 
+import cn.agentao.agent.net.NetworkFailures;
 import io.modelcontextprotocol.spec.McpError;
 
 import java.net.ConnectException;
@@ -30,6 +31,8 @@ final class McpFailureReasons {
             if (t instanceof UnknownHostException) return "unknown host";
             if (t instanceof HttpTimeoutException || t instanceof TimeoutException) return "no answer in time";
         }
+        String network = NetworkFailures.describe(failure); // TLS and proxy failures
+        if (network != null) return network;
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String message = root.getMessage();

@@ -2,6 +2,7 @@ package cn.agentao.agent.mcp;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.cli.Version;
+import cn.agentao.agent.net.Network;
 import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.McpServerConfig;
 import cn.agentao.agent.util.Cancellation;
@@ -280,7 +281,9 @@ final class McpServerConnection {
         String base = uri.getScheme() + "://" + uri.getRawAuthority();
         String endpoint = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                 + (uri.getRawQuery() != null ? "?" + uri.getRawQuery() : "");
+        Network network = Network.get();
         McpSyncHttpClientRequestCustomizer headers = (builder, method, target, body, context) -> {
+            network.authorize(builder, target);
             if (c.headers() == null) return;
             for (McpServerConfig.NameValue h : c.headers()) {
                 try {
@@ -290,15 +293,18 @@ final class McpServerConnection {
                 }
             }
         };
-        if ("sse".equals(c.type())) return sseTransport(base, endpoint, headers);
+        if ("sse".equals(c.type())) return sseTransport(base, endpoint, headers, network);
         return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).jsonMapper(MAPPER)
+                .customizeClient(client -> network.configure(client, true))
                 .addHttpRequestCustomizer(headers).connectTimeout(timeouts.startup()).build();
     }
 
     /** The HTTP+SSE transport of MCP 2024-11-05, deprecated by the spec and the SDK, still offered by ACP. */
     @SuppressWarnings("deprecation")
-    private McpClientTransport sseTransport(String base, String endpoint, McpSyncHttpClientRequestCustomizer headers) {
+    private McpClientTransport sseTransport(String base, String endpoint, McpSyncHttpClientRequestCustomizer headers,
+                                           Network network) {
         return HttpClientSseClientTransport.builder(base).sseEndpoint(endpoint).jsonMapper(MAPPER)
+                .customizeClient(client -> network.configure(client, true))
                 .addHttpRequestCustomizer(headers).connectTimeout(timeouts.startup()).build();
     }
 
@@ -462,6 +468,13 @@ final class McpServerConnection {
     private String reason(Throwable e) {
         String r = McpFailureReasons.describe(e);
         McpServerConfig c = definition.config();
-        return c.isStdio() ? r : r + " (" + McpFailureReasons.address(c.url()) + ")";
+        if (c.isStdio()) return r;
+        String via;
+        try {
+            via = Network.get().via(URI.create(c.url()));
+        } catch (IllegalArgumentException bad) {
+            via = "";
+        }
+        return r + " (" + McpFailureReasons.address(c.url()) + via + ")";
     }
 }

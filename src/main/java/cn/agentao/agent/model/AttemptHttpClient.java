@@ -1,5 +1,6 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.net.Network;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.http.client.HttpClient;
 import dev.langchain4j.http.client.HttpClientBuilder;
@@ -90,7 +91,7 @@ final class AttemptHttpClient implements HttpClient {
             HttpResponse<byte[]> response = exchange.get();
             attempt.activity();
             if (!isSuccessful(response.statusCode())) {
-                String body = new String(response.body(), StandardCharsets.UTF_8);
+                String body = response.body() == null ? "" : new String(response.body(), StandardCharsets.UTF_8);
                 attempt.httpFailed(response.statusCode(), body, retryAfter(response));
                 throw new HttpException(response.statusCode(), body);
             }
@@ -129,7 +130,8 @@ final class AttemptHttpClient implements HttpClient {
             return;
         }
         attempt.activity();
-        InputStream body = response.body();
+        // A proxy's 407 to CONNECT reaches us as a response without a body.
+        InputStream body = response.body() != null ? response.body() : InputStream.nullInputStream();
         attempt.onAbort(() -> closeQuietly(body));
         if (!isSuccessful(response.statusCode())) {
             String text = readErrorBody(body);
@@ -198,7 +200,8 @@ final class AttemptHttpClient implements HttpClient {
         if (!request.formDataFields().isEmpty() || !request.formDataFiles().isEmpty()) {
             throw new UnsupportedOperationException("multipart requests are not used by chat models");
         }
-        java.net.http.HttpRequest.Builder builder = java.net.http.HttpRequest.newBuilder(URI.create(request.url()));
+        URI target = URI.create(request.url());
+        java.net.http.HttpRequest.Builder builder = java.net.http.HttpRequest.newBuilder(target);
         request.headers().forEach((name, values) -> {
             if (values != null) {
                 values.forEach(value -> builder.header(name, value));
@@ -207,7 +210,7 @@ final class AttemptHttpClient implements HttpClient {
         builder.method(request.method().name(), request.body() == null
                 ? java.net.http.HttpRequest.BodyPublishers.noBody()
                 : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()));
-        return builder.build();
+        return Network.get().authorize(builder, target).build();
     }
 
     private static SuccessfulHttpResponse toSuccessfulResponse(HttpResponse<?> response, byte[] body) {

@@ -1,5 +1,6 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.Cancellation;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
@@ -100,7 +101,8 @@ public final class LangChainModelClient implements ModelClient {
 
     /**
      * The transport for this client's settings, shared process-wide: one selector thread and one connection pool
-     * per (connect timeout, HTTP version), however many sessions and models there are.
+     * per (connect timeout, HTTP version, TLS), however many sessions and models there are. Proxy and trusted CAs
+     * come from {@link Network}.
      */
     private Transport transport() {
         Transport t = transport;
@@ -108,19 +110,20 @@ public final class LangChainModelClient implements ModelClient {
             boolean plainHttp = "http".equalsIgnoreCase(URI.create(provider.baseUrl()).getScheme());
             // No h2c upgrade dance with local plain-HTTP servers.
             HttpClient.Version version = plainHttp ? HttpClient.Version.HTTP_1_1 : HttpClient.Version.HTTP_2;
-            t = TRANSPORTS.computeIfAbsent(new TransportKey(options.connectTimeout(), version), LangChainModelClient::newTransport);
+            t = TRANSPORTS.computeIfAbsent(new TransportKey(options.connectTimeout(), version, !plainHttp), LangChainModelClient::newTransport);
             transport = t;
         }
         return t;
     }
 
-    private record TransportKey(Duration connectTimeout, HttpClient.Version version) {}
+    /** {@code tls}: the client gets the TLS context with the extra CAs (plain-HTTP providers never need it). */
+    private record TransportKey(Duration connectTimeout, HttpClient.Version version, boolean tls) {}
 
     private static final Map<TransportKey, Transport> TRANSPORTS = new ConcurrentHashMap<>();
 
     private static Transport newTransport(TransportKey key) {
         ExecutorService exchanges = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("model-http-", 0).factory());
-        HttpClient http = HttpClient.newBuilder()
+        HttpClient http = Network.get().configure(HttpClient.newBuilder(), key.tls())
                 .connectTimeout(key.connectTimeout())
                 .version(key.version())
                 .executor(exchanges)

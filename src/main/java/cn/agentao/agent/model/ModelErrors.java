@@ -1,6 +1,8 @@
 package cn.agentao.agent.model;
 
 import cn.agentao.agent.model.ModelException.Kind;
+import cn.agentao.agent.net.Network;
+import cn.agentao.agent.net.NetworkFailures;
 import cn.agentao.agent.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.model.anthropic.internal.api.AnthropicStreamingException;
@@ -59,6 +61,8 @@ final class ModelErrors {
             case 404 -> new ModelException(Kind.MODEL_NOT_FOUND, "The model provider at " + displayUrl()
                     + " does not know the model '" + model + "' (HTTP 404). Check the model name and the base URL." + quoted,
                     status, false, null);
+            case 407 -> new ModelException(Kind.CONNECTION, "Could not reach the model provider at " + displayUrl() + ": "
+                    + NetworkFailures.proxyAuthenticationRequired() + ".", status, false, null);
             case 408 -> new ModelException(Kind.TIMEOUT, "The model provider timed out (HTTP 408)." + quoted,
                     status, true, null);
             case 429 -> new ModelException(Kind.RATE_LIMITED, "The model provider is rate limiting requests (HTTP 429). "
@@ -86,15 +90,20 @@ final class ModelErrors {
             }
             if (t instanceof HttpConnectTimeoutException) {
                 return new ModelException(Kind.TIMEOUT, "Could not connect to the model provider at " + displayUrl()
-                        + " in time.", 0, true, t);
+                        + via() + " in time.", 0, true, t);
             }
             if (t instanceof HttpTimeoutException || t instanceof dev.langchain4j.exception.TimeoutException) {
                 return new ModelException(Kind.TIMEOUT, "The model provider at " + displayUrl() + " did not answer in time.",
                         0, false, t);
             }
+            String network = t instanceof IOException ? NetworkFailures.describe(t) : null;
+            if (network != null) {
+                return new ModelException(Kind.CONNECTION, "Could not reach the model provider at " + displayUrl() + ": "
+                        + network + ".", 0, false, t);
+            }
             if (t instanceof ConnectException) {
                 return new ModelException(Kind.CONNECTION, "Could not connect to the model provider at " + displayUrl()
-                        + " (connection refused).", 0, true, t);
+                        + via() + " (connection refused).", 0, true, t);
             }
             if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
                 return new ModelException(Kind.CONNECTION, "Could not find the model provider's host for " + displayUrl()
@@ -132,6 +141,15 @@ final class ModelErrors {
             case "timeout_error" -> new ModelException(Kind.TIMEOUT, "The model provider timed out." + detail, 0, true, null);
             default -> new ModelException(Kind.OTHER, "The model provider reported an error." + detail, 0, false, null);
         };
+    }
+
+    /** Names the proxy the provider is reached through, if any. */
+    private String via() {
+        try {
+            return Network.get().via(URI.create(provider.baseUrl().strip()));
+        } catch (IllegalArgumentException e) {
+            return "";
+        }
     }
 
     private String checkKey() {

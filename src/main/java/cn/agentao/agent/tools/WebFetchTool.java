@@ -2,6 +2,8 @@ package cn.agentao.agent.tools;
 
 import cn.agentao.agent.util.Cancellation;
 
+import cn.agentao.agent.net.Network;
+import cn.agentao.agent.net.NetworkFailures;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.protocol.Json;
@@ -58,13 +60,13 @@ public final class WebFetchTool implements Tool {
 
     /**
      * Built on first use: an HTTP client sets up TLS (certificates, key factories), a few hundred milliseconds
-     * that must not delay the agent's start.
+     * that must not delay the agent's start. Proxy and trusted CAs come from {@link Network}; the guard judges
+     * each hop's destination whether or not a proxy carries the request.
      */
     private static final class Http {
-        static final HttpClient CLIENT = HttpClient.newBuilder()
+        static final HttpClient CLIENT = Network.get().configure(HttpClient.newBuilder(), true)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(CONNECT_TIMEOUT)
-                .proxy(HttpClient.Builder.NO_PROXY)
                 .build();
     }
 
@@ -131,6 +133,11 @@ public final class WebFetchTool implements Tool {
                 }
                 HttpResponse<InputStream> response = send(current);
                 int status = response.statusCode();
+                if (status == 407) { // from the proxy; without a body when it answered a CONNECT
+                    if (response.body() != null) response.body().close();
+                    return ToolResult.error("Cannot fetch " + current + Network.get().via(current) + ": "
+                            + NetworkFailures.proxyAuthenticationRequired() + ".");
+                }
                 if (status >= 300 && status < 400 && status != 304) {
                     response.body().close();
                     Optional<String> location = response.headers().firstValue("location");
@@ -148,12 +155,12 @@ public final class WebFetchTool implements Tool {
         }
 
         private HttpResponse<InputStream> send(URI target) throws IOException, InterruptedException {
-            HttpRequest request = HttpRequest.newBuilder(target)
+            HttpRequest.Builder builder = HttpRequest.newBuilder(target)
                     .timeout(REQUEST_TIMEOUT)
                     .header("User-Agent", "agent/0.1 (+https://agentclientprotocol.com) web_fetch")
                     .header("Accept", "text/html,application/xhtml+xml,text/plain,text/markdown,application/json;q=0.9,*/*;q=0.5")
-                    .GET()
-                    .build();
+                    .GET();
+            HttpRequest request = Network.get().authorize(builder, target).build();
             CompletableFuture<HttpResponse<InputStream>> future =
                     Http.CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
             Cancellation.Registration onCancel = ctx.cancellation().onCancel(() -> future.cancel(true));
@@ -173,6 +180,8 @@ public final class WebFetchTool implements Tool {
                 if (ctx.cancellation().isCancelled() || cause instanceof CancellationException) {
                     throw new InterruptedException("fetch cancelled");
                 }
+                String network = NetworkFailures.describe(cause);
+                if (network != null) throw new IOException("cannot fetch " + target + Network.get().via(target) + ": " + network, cause);
                 if (cause instanceof IOException io) throw io;
                 throw new IOException(cause);
             } catch (InterruptedException e) {

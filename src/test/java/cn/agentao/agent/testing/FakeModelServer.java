@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -60,6 +63,7 @@ public final class FakeModelServer implements AutoCloseable {
     public static final String MODEL = "fake-model";
 
     private final HttpServer server;
+    private final boolean tls;
     private final ExecutorService executor;
     private final Deque<Script> queue = new ArrayDeque<>();
     private final List<Rule> rules = new ArrayList<>();
@@ -67,8 +71,16 @@ public final class FakeModelServer implements AutoCloseable {
     private Script whenEmpty = Script.textReply("ok");
     private int remainingErrors = -1; // answers left for the error script at the head of the queue
 
-    private FakeModelServer(int port) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+    private FakeModelServer(InetAddress address, int port, SSLContext tls) throws IOException {
+        InetSocketAddress bind = new InetSocketAddress(address, port);
+        if (tls == null) {
+            server = HttpServer.create(bind, 64);
+        } else {
+            HttpsServer https = HttpsServer.create(bind, 64);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            server = https;
+        }
+        this.tls = tls != null;
         executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
         server.createContext("/", this::handle);
@@ -81,8 +93,13 @@ public final class FakeModelServer implements AutoCloseable {
     }
 
     public static FakeModelServer start(int port) {
+        return start(InetAddress.getLoopbackAddress(), port, null);
+    }
+
+    /** Starts a server on {@code address}, speaking TLS with {@code tls} when it is not null. */
+    public static FakeModelServer start(InetAddress address, int port, SSLContext tls) {
         try {
-            return new FakeModelServer(port);
+            return new FakeModelServer(address, port, tls);
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the fake model server", e);
         }
@@ -94,7 +111,12 @@ public final class FakeModelServer implements AutoCloseable {
 
     /** {@code http://127.0.0.1:PORT/v1}, the base URL for both APIs. */
     public String baseUrl() {
-        return "http://127.0.0.1:" + port() + "/v1";
+        return baseUrl("127.0.0.1");
+    }
+
+    /** The base URL with {@code host} for the server's address ({@code https} when it speaks TLS). */
+    public String baseUrl(String host) {
+        return (tls ? "https" : "http") + "://" + host + ":" + port() + "/v1";
     }
 
     /** Variables that point the agent's default OpenAI-compatible provider here. */

@@ -1,0 +1,124 @@
+package cn.agentao.agent.net;
+
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.SSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place outgoing HTTP is set up for the model provider, MCP servers over http/sse and {@code web_fetch}:
+ * the proxy each request takes ({@link ProxyRoutes}: {@code HTTPS_PROXY}, {@code HTTP_PROXY}, {@code NO_PROXY})
+ * with its credentials, and the certificate authorities TLS trusts ({@link TrustedCertificates}: the JDK's, the
+ * system bundle, {@code SSL_CERT_FILE}, {@code SSL_CERT_DIR}).
+ *
+ * <p>Read from the agent's own process environment only, never from a project's {@code .env}: a repository must not
+ * be able to route traffic (and API keys) through a proxy of its choosing, or make the agent trust its CA. The proxy
+ * settings are read on first use (cheap); the TLS context is built only when a client that speaks TLS is built, so
+ * nothing TLS-related happens before a session needs it.
+ */
+public final class Network {
+    private static final Logger LOG = LoggerFactory.getLogger(Network.class);
+    private static volatile Network instance;
+
+    private final Map<String, String> env;
+    private final List<Path> systemBundles;
+    private final ProxyRoutes routes;
+    private volatile TrustedCertificates trust;
+
+    Network(Map<String, String> env, List<Path> systemBundles) {
+        this.env = Map.copyOf(env);
+        this.systemBundles = List.copyOf(systemBundles);
+        this.routes = ProxyRoutes.from(env);
+        if (routes.anyCredentials()) allowBasicProxyAuthorizationInTunnels();
+    }
+
+    /** The process-wide settings, from the process environment. */
+    public static Network get() {
+        Network n = instance;
+        if (n == null) {
+            synchronized (Network.class) {
+                n = instance;
+                if (n == null) {
+                    n = new Network(System.getenv(), TrustedCertificates.SYSTEM_BUNDLES);
+                    LOG.debug("network: {}", n.routes.describe());
+                    n.routes.problems().forEach(p -> LOG.warn("network: {}", p));
+                    instance = n;
+                }
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The JDK sends a {@code Proxy-Authorization: Basic} header with a CONNECT only when this property allows it (it
+     * is read once, when its first HTTP client is built). The user named these credentials for this proxy, so they
+     * go to it, and only to it: the JDK strips {@code Proxy-*} headers from direct and tunnelled requests.
+     */
+    private static void allowBasicProxyAuthorizationInTunnels() {
+        if (System.getProperty("jdk.http.auth.tunneling.disabledSchemes") == null) {
+            System.setProperty("jdk.http.auth.tunneling.disabledSchemes", "");
+        }
+    }
+
+    public ProxySelector proxySelector() {
+        return routes;
+    }
+
+    /** Whether a request to {@code uri} goes through a proxy. */
+    public boolean proxied(URI uri) {
+        return routes.proxyFor(uri).isPresent();
+    }
+
+    /** {@code " through the proxy http://host:port from HTTPS_PROXY"} when {@code uri} is proxied, else empty; no credentials. */
+    public String via(URI uri) {
+        return routes.proxyFor(uri).map(p -> " through the proxy " + p + " from " + p.variable()).orElse("");
+    }
+
+    /** The TLS context trusting the JDK's CAs and the extra ones; built on first call. */
+    public SSLContext sslContext() {
+        TrustedCertificates t = trust;
+        if (t == null) {
+            synchronized (this) {
+                t = trust;
+                if (t == null) {
+                    t = TrustedCertificates.load(env, systemBundles);
+                    LOG.debug("TLS: {} certificate authorities trusted besides the JDK's", t.added());
+                    t.problems().forEach(p -> LOG.warn("TLS: {}", p));
+                    trust = t;
+                }
+            }
+        }
+        return t.context();
+    }
+
+    /** Sets the proxy selector and, when {@code tls}, the TLS context on a client being built. */
+    public HttpClient.Builder configure(HttpClient.Builder builder, boolean tls) {
+        builder.proxy(routes);
+        if (tls) builder.sslContext(sslContext());
+        return builder;
+    }
+
+    /**
+     * Adds {@code Proxy-Authorization} to a request for {@code target} when it goes through a proxy with credentials
+     * (sent at once, as curl does, rather than after a 407).
+     */
+    public HttpRequest.Builder authorize(HttpRequest.Builder request, URI target) {
+        routes.proxyFor(target).map(ProxyAddress::authorization).ifPresent(a -> request.setHeader("Proxy-Authorization", a));
+        return request;
+    }
+
+    /** What could not be used (bad proxy URLs, unreadable certificate files), in words for the user. */
+    public List<String> problems() {
+        List<String> out = new ArrayList<>(routes.problems());
+        TrustedCertificates t = trust;
+        if (t != null) out.addAll(t.problems());
+        return out;
+    }
+}
