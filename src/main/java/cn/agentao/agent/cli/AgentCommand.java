@@ -26,6 +26,9 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = AcpLaunch.ACP, description = "Speak ACP (JSON-RPC 2.0, one message per line) on stdin/stdout.")
     boolean acp;
 
+    @Option(names = AcpLaunch.STDIO, description = "Accepted for Agentao's launch line (agentao --acp --stdio): ACP always uses stdio.")
+    boolean stdio;
+
     @Option(names = AcpLaunch.RESUME, arity = "0..1", fallbackValue = "", paramLabel = "ID",
             description = "Make the first session/new reopen a saved session: the latest one for its cwd, or ID (or a unique prefix of it).")
     String resume;

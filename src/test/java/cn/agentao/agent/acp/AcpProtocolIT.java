@@ -370,6 +370,14 @@ class AcpProtocolIT {
         JsonNode u = agent.await(m -> "current_mode_update".equals(m.path("params").path("update").path("sessionUpdate").asText()), Duration.ofSeconds(5));
         assertEquals("read-only", u.path("params").path("update").path("currentModeId").asText());
         assertError(agent.call("session/set_mode", obj("{\"sessionId\":\"" + id + "\",\"modeId\":\"\"}")), -32602, "modeId");
+        // an unknown mode is refused like set_config_option refuses one, naming the valid modes, and not kept
+        JsonNode unknown = agent.call("session/set_mode", obj("{\"sessionId\":\"" + id + "\",\"modeId\":\"yolo\"}"));
+        assertError(unknown, -32602, "yolo");
+        for (String mode : List.of("read-only", "workspace-write", "full-access", "plan")) {
+            assertTrue(unknown.path("error").path("message").asText().contains(mode), unknown.toString());
+        }
+        assertTrue(agent.messages().stream().noneMatch(m -> m.toString().contains("\"currentModeId\":\"yolo\"")
+                || m.toString().contains("\"currentValue\":\"yolo\"")), "the unknown mode was not taken");
     }
 
     @ParameterizedTest
@@ -406,6 +414,18 @@ class AcpProtocolIT {
         newSession();
         agent.process().destroy(); // SIGTERM
         assertEquals(0, agent.awaitExit(Duration.ofSeconds(2)));
+    }
+
+    /** Editors configured for Agentao start {@code agentao --acp --stdio}: the same line starts this agent. */
+    @Test
+    void agentaosLaunchLineWorks() throws Exception {
+        agent.close();
+        agent = AgentProcess.start(Map.of("OPENAI_API_KEY", "test-key-not-real", "OPENAI_MODEL", "fake-model"), "--acp", "--stdio");
+        assertEquals(1, initialize().path("protocolVersion").asInt());
+        newSession();
+        agent.closeStdin();
+        assertEquals(0, agent.awaitExit(Duration.ofSeconds(30)));
+        assertFalse(agent.stderr().contains("Unknown option"), agent.stderr());
     }
 
     @Test
