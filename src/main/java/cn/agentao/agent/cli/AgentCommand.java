@@ -15,11 +15,15 @@ import java.util.concurrent.Callable;
                 "A coding agent for editors that speak the Agent Client Protocol (ACP).",
                 "",
                 "Add it to your editor as an external agent, e.g. in Zed's settings.json:",
-                "  \"agent_servers\": { \"agent\": { \"command\": \"/path/to/bin/agent\", \"args\": [\"--acp\"] } }",
+                "  \"agent_servers\": { \"agent\": {",
+                "      \"command\": \"/path/to/bin/agent\", \"args\": [\"--acp\"] } }",
                 "",
                 "Model provider (as Agentao): LLM_PROVIDER (default OPENAI) names a prefix; set",
-                "{PREFIX}_API_KEY, and optionally {PREFIX}_MODEL, {PREFIX}_BASE_URL, LLM_TEMPERATURE,",
-                "LLM_MAX_TOKENS, in the environment or a .env file in the project or ~/.config/agent/."
+                "{PREFIX}_API_KEY, and optionally {PREFIX}_MODEL, {PREFIX}_BASE_URL,",
+                "LLM_TEMPERATURE, LLM_MAX_TOKENS, in the environment or a .env file in the",
+                "project or in ~/.config/agent/.",
+                "",
+                "Try it without an editor: see \"Try it without an editor\" in README.md."
         })
 public final class AgentCommand implements Callable<Integer> {
 
@@ -41,7 +45,8 @@ public final class AgentCommand implements Callable<Integer> {
     Path logFile;
 
     @Option(names = AcpLaunch.SESSIONS_DIR, paramLabel = "DIR",
-            description = "Where conversations are kept (default: $AGENT_SESSIONS_DIR, else $XDG_DATA_HOME/agent/sessions).")
+            description = {"Where conversations are kept (default:", "$AGENT_SESSIONS_DIR, else",
+                    "$XDG_DATA_HOME/agent/sessions, else", "~/.local/share/agent/sessions)."})
     Path sessionsDir;
 
     @Option(names = AcpLaunch.MAX_MESSAGE_BYTES, paramLabel = "BYTES", defaultValue = "104857600",

@@ -13,6 +13,12 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && args[0].equals("--aot-training")) System.exit(AotTraining.run()); // build step only
         AcpLaunch.Options fast = AcpLaunch.parse(args);
+        if (fast == null) {
+            // the command line speaks for itself (`sessions prune` prints what it did): logger lines only for
+            // errors, unless AGENT_LOG_LEVEL asks for more (--acp configures its own logging)
+            String level = System.getenv("AGENT_LOG_LEVEL");
+            Logging.configure(Logging.isLevel(level) ? level : "error", null);
+        }
         int code = fast != null ? AcpLaunch.run(fast)
                 : new CommandLine(new AgentCommand()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
         System.exit(code);

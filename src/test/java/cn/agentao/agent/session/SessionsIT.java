@@ -112,6 +112,48 @@ class SessionsIT {
         assertEquals("other-model", model.lastRequest().model());
     }
 
+    /** {@code agent sessions ...} as a user runs it, against this test's store; returns stdout (exit code checked). */
+    String sessionsCli(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(AgentProcess.home().resolve("bin/agent").toString(), "sessions"));
+        cmd.addAll(List.of(args));
+        Path err = dir.resolve("cli-stderr.txt");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile());
+        pb.environment().put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
+        pb.environment().remove("AGENT_LOG_LEVEL");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out + Files.readString(err));
+        assertEquals("", Files.readString(err), "the command line prints no logger lines");
+        return out;
+    }
+
+    /** The transcript of a real conversation shows both sides: replies before and after a tool call, its result. */
+    @Test
+    void transcriptOfARealSessionShowsBothSides() throws Exception {
+        AgentProcess a = agent();
+        String id = newSession(a);
+        String write = Json.object().put("path", ws.resolve("notes.txt").toString()).put("content", "remember the milk\n").toString();
+        model.enqueue(Script.reply().reasoning("a file is best").text("I'll write it down.").toolCall("call_n", "write_file", write),
+                Script.textReply("Written to notes.txt."));
+        a.call("session/prompt", prompt(id, "Note: remember the milk"), Duration.ofSeconds(30));
+        a.call("session/close", Json.object().put("sessionId", id));
+
+        String show = sessionsCli("show", id.substring(0, 8));
+        int user = show.indexOf("User:\n  Note: remember the milk");
+        int before = show.indexOf("I'll write it down.");
+        int tool = show.indexOf("* tool: ");
+        int after = show.indexOf("Written to notes.txt.");
+        assertTrue(user >= 0 && before > user && tool > before && after > tool, "both sides, in order:\n" + show);
+        assertTrue(show.substring(tool, show.indexOf('\n', tool)).contains("completed"), show);
+        assertFalse(show.contains("a file is best"), "reasoning only when asked for");
+        assertTrue(sessionsCli("show", id, "--thoughts").contains("(thinking) a file is best"));
+
+        String md = sessionsCli("export", id, "--format", "markdown");
+        assertTrue(md.contains("Note: remember the milk") && md.contains("I'll write it down.") && md.contains("Written to notes.txt."), md);
+        assertEquals("Deleted 1 session.\n", sessionsCli("prune", "--keep", "0").replaceAll("(?m)^deleted .*\n", ""));
+    }
+
     @Test
     void listShowsTitlesNewestFirstAndFiltersByCwd() throws Exception {
         AgentProcess a = agent();
