@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
@@ -98,9 +99,10 @@ public final class LocalFileAccess implements FileAccess {
         if (Files.exists(target) && Files.getFileAttributeView(target, PosixFileAttributeView.class) != null) {
             permissions = Files.getPosixFilePermissions(target);
         }
-        Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+        // not Files.createTempFile, whose 0600 a new file would keep: created plainly, it gets the user's umask
+        Path tmp = target.resolveSibling("." + target.getFileName() + "." + java.util.UUID.randomUUID() + ".tmp");
         try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            Files.writeString(tmp, content, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             if (permissions != null) Files.setPosixFilePermissions(tmp, permissions);
             try {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
