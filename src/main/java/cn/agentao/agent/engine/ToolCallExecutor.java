@@ -94,6 +94,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
         show(rt, started);
 
         Decision decision = permissions.decide(invocation.permission(), rt.session().permissionMode(), ws, rt.permissions());
+        log.debug("session {}: tool call {} ({}) in mode {}: {}", rt.session().id(), id, tool.name(),
+                rt.session().permissionMode().id(), decision.verdict());
         if (decision.verdict() == Verdict.DENY) {
             return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Denied: " + decision.reason())), null,
                     "Permission denied: " + decision.reason() + " Do not retry this call; tell the user or choose another way.");
@@ -106,6 +108,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
                 return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Cancelled while asking for permission.")), null,
                         "Not run: the user cancelled the turn.");
             }
+            log.debug("session {}: tool call {}: the user answered {}", rt.session().id(), id, answer);
             if (!answer.startsWith("allow")) {
                 return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Rejected by the user.")), null,
                         "The user rejected this tool call. Do not retry it; ask the user how to proceed if needed.");
@@ -116,6 +119,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         ThrottledProgress progress = new ThrottledProgress(rt, id);
         Thread worker = Thread.currentThread();
         ToolResult result;
+        long runStart = System.nanoTime();
         try (Cancellation.Registration ignored = cancel.onCancel(worker::interrupt)) {
             result = invocation.run(progress);
         } catch (InterruptedException e) {
@@ -130,6 +134,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
             return finish(rt, id, call, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
                     "Not run to the end: the user cancelled the turn.");
         }
+        log.debug("session {}: tool call {} ({}) {} in {} ms", rt.session().id(), id, tool.name(),
+                result.isError() ? "failed" : "completed", (System.nanoTime() - runStart) / 1_000_000);
         TodoWriteTool.planEntries(result.rawOutput()).ifPresent(entries -> showPlan(rt, entries));
         ToolCallStatus status = result.isError() ? ToolCallStatus.FAILED : ToolCallStatus.COMPLETED;
         List<ToolCallContent> display = result.display().isEmpty() ? progress.last(List.of()) : result.display();
