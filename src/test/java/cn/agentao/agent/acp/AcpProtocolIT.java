@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The real bin/agent over pipes: framing, initialize, session setup and settings, per agentao-behaviour.md. */
+/** The real bin/agent over pipes: framing, initialize, session setup and settings, as Agentao behaves. */
 class AcpProtocolIT {
     @TempDir
     Path dir;
