@@ -88,7 +88,7 @@ class SessionsIT {
         a.call("session/set_config_option", Json.object().put("sessionId", id).put("configId", "model").put("value", "openai/other-model"));
         assertTrue(a.call("session/close", Json.object().put("sessionId", id)).has("result"));
         a.closeStdin();
-        a.awaitExit(Duration.ofSeconds(3));
+        a.awaitExit(Duration.ofSeconds(30));
 
         AgentProcess b = agent();
         ObjectNode load = setup(ws).put("sessionId", id);
@@ -218,7 +218,7 @@ class SessionsIT {
         model.enqueue(Script.textReply("complete answer"), Script.reply().text("half ").hang());
         a.call("session/prompt", prompt(id, "first"));
         a.start("session/prompt", prompt(id, "second"));
-        a.await(m -> "half ".equals(m.path("params").path("update").path("content").path("text").asText()), Duration.ofSeconds(10));
+        a.await(m -> "half ".equals(m.path("params").path("update").path("content").path("text").asText()), Duration.ofSeconds(30));
         a.process().destroyForcibly().waitFor();
 
         AgentProcess b = agent();
@@ -239,7 +239,7 @@ class SessionsIT {
         a.call("session/set_mode", Json.object().put("sessionId", id).put("modeId", "full-access"));
         model.enqueue(Script.reply().text("Let me wait.").toolCall("call_sleep", "run_shell_command", "{\"command\":\"echo started; sleep 30\"}"));
         a.start("session/prompt", prompt(id, "wait for me"));
-        a.await(m -> m.path("params").path("update").path("content").toString().contains("started"), Duration.ofSeconds(10));
+        a.await(m -> m.path("params").path("update").path("content").toString().contains("started"), Duration.ofSeconds(30));
         a.process().descendants().forEach(ProcessHandle::destroyForcibly); // the shell would be orphaned by kill -9
         a.process().destroyForcibly().waitFor();
 
@@ -265,7 +265,7 @@ class SessionsIT {
         model.enqueue(Script.textReply("hello there"));
         a.call("session/prompt", prompt(id, "greet me"));
         a.closeStdin();
-        a.awaitExit(Duration.ofSeconds(3));
+        a.awaitExit(Duration.ofSeconds(30));
 
         AgentProcess b = agent("--resume");
         JsonNode r = b.call("session/new", setup(ws));
