@@ -5,6 +5,7 @@ import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.mcp.McpConfigFiles;
 import cn.agentao.agent.mcp.McpException;
 import cn.agentao.agent.mcp.McpServerSet;
+import cn.agentao.agent.mcp.ProjectMcpFile;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.ModelChoice;
@@ -25,6 +26,7 @@ import cn.agentao.agent.protocol.SessionUpdate;
 import cn.agentao.agent.protocol.StopReason;
 import cn.agentao.agent.session.Session;
 import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -69,6 +71,7 @@ public final class Engine implements AutoCloseable {
 
     private final Map<String, String> env;
     private final Path configDir;
+    private final TrustedProjects trust;
     private final Features features;
     private final TurnRunner turns;
     private final ToolCallRunner tools;
@@ -79,6 +82,7 @@ public final class Engine implements AutoCloseable {
     public Engine(Map<String, String> env, Path configDir, Features features, ToolCallRunner tools) {
         this.env = env;
         this.configDir = configDir;
+        this.trust = new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
         this.features = features;
         this.tools = tools;
         this.turns = new TurnRunner(this, tools, intFromEnv(env, "AGENT_MAX_MODEL_CALLS", DEFAULT_MAX_MODEL_CALLS));
@@ -102,7 +106,7 @@ public final class Engine implements AutoCloseable {
     private ModelCatalog catalog(Path cwd) {
         Path key = cwd == null ? Path.of(System.getProperty("user.dir")) : cwd;
         return catalogs.computeIfAbsent(key, k -> {
-            ModelCatalog c = ModelCatalog.load(env, ConfigLocations.standard(k, env));
+            ModelCatalog c = ModelCatalog.load(env, ConfigLocations.standard(k, env, trust.trusted(k)));
             c.warnings().forEach(w -> log.warn("configuration: {}", w));
             return c;
         });
@@ -121,6 +125,14 @@ public final class Engine implements AutoCloseable {
         catalogs = new ConcurrentHashMap<>();
         modelClients.clear();
     }
+
+    /** Forgets the configuration of one project (its trust changed): its next session reads it afresh. */
+    void reloadConfiguration(Path cwd) {
+        catalogs.remove(cwd);
+        modelClients.keySet().removeIf(k -> k.startsWith(cwd + "\n"));
+    }
+
+    TrustedProjects trust() { return trust; }
 
     ModelChoice currentChoice(Session session) {
         ModelCatalog catalog = catalog(session.cwd());
@@ -148,6 +160,9 @@ public final class Engine implements AutoCloseable {
         SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(RecordTypes.STATE, stateRecord(r)));
         journal.reportProblemsTo(text -> notice(rt, text));
         runtimes.put(session.id(), rt);
+        catalog(session.cwd()).warnings().forEach(w -> notice(rt, "Configuration: " + w));
+        trust.problem().ifPresent(w -> notice(rt, "Configuration: " + w));
+        ProjectFiles.outsideWorkspace(session.cwd()).forEach(w -> notice(rt, w));
         startMcpServers(rt);
         return rt;
     }
@@ -175,13 +190,27 @@ public final class Engine implements AutoCloseable {
     /**
      * Starts the session's MCP servers (the client's list over the user's and the project's mcp.json) all at
      * once, waiting at most {@link #MCP_READY_WAIT} for them: a slow one joins when ready, a failed one is named
-     * to the user, and the session goes on either way.
+     * to the user, and the session goes on either way. The project's servers start only when the user trusts
+     * that very file; otherwise they are asked about once the client knows the session ({@link ProjectTrustQuestion}).
      */
     private void startMcpServers(SessionRuntime rt) {
         Session session = rt.session();
-        McpConfigFiles.Result config = McpConfigFiles.serversFor(session.cwd(), env, session.mcpServers());
+        ProjectMcpFile project = ProjectMcpFile.read(session.cwd()).orElse(null);
+        List<String> projectProblems = new ArrayList<>();
+        boolean hasProjectServers = project != null && !project.unexpanded(projectProblems).isEmpty();
+        boolean approved = hasProjectServers && trust.approved(session.cwd(), project);
+        McpConfigFiles.Result config = McpConfigFiles.serversFor(approved ? project : null, env, session.mcpServers());
+        if (!approved) projectProblems.forEach(w -> notice(rt, "MCP configuration: " + w));
         config.warnings().forEach(w -> notice(rt, "MCP configuration: " + w));
-        if (config.servers().isEmpty()) return;
+        if (hasProjectServers && !approved) {
+            if (trust.declined(session.cwd(), project)) {
+                notice(rt, "The project's MCP servers (" + project.file() + ") were not started: you declined this file. "
+                        + "Remove the project from " + trust.file() + " to be asked again.");
+            } else {
+                rt.pendingTrustQuestion(project);
+            }
+        }
+        if (config.servers().isEmpty() && rt.pendingTrustQuestion() == null) return;
         McpServerSet servers = McpServerSet.start(config.servers(), session.cwd(), new McpServerSet.Listener() {
             @Override public void serverFailed(String name, String reason) {
                 notice(rt, "MCP server \"" + name + "\" is unavailable: " + reason);
@@ -220,6 +249,16 @@ public final class Engine implements AutoCloseable {
         List<String> waiting = rt.markAnnounced();
         rt.client().update(new SessionUpdate.AvailableCommandsUpdate(commands(session)));
         for (String text : waiting) rt.client().update(SessionUpdate.AgentMessageChunk.text("⚠ " + text + "\n"));
+        ProjectMcpFile pending = rt.takePendingTrustQuestion();
+        if (pending != null) Thread.ofVirtual().name("trust-" + session.id()).start(() -> new ProjectTrustQuestion(this, rt, pending).ask());
+    }
+
+    /** Starts the project's servers from the file the user just trusted (the client's own servers keep their names). */
+    void startProjectServers(SessionRuntime rt, ProjectMcpFile project) {
+        List<String> warnings = new ArrayList<>();
+        var definitions = project.servers(env, warnings);
+        warnings.forEach(w -> notice(rt, "MCP configuration: " + w));
+        if (rt.mcp() != null) rt.mcp().add(definitions);
     }
 
     /** Built-in commands, the user's prompt templates, and the prompts of the session's MCP servers. */

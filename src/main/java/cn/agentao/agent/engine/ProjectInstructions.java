@@ -7,7 +7,6 @@ import java.time.LocalDate;
 
 /** The system prompt: who the agent is, where it works, and the project's own instructions (AGENTS.md / AGENTAO.md). */
 public final class ProjectInstructions {
-    static final String[] FILES = {"AGENTS.md", "AGENTAO.md"};
     static final int MAX_CHARS = 64 * 1024;
 
     private ProjectInstructions() {}
@@ -20,9 +19,9 @@ public final class ProjectInstructions {
                 .append("Workspace root: ").append(cwd).append('\n');
         if (!extraRoots.isEmpty()) sb.append("Additional workspace roots: ").append(extraRoots).append('\n');
         sb.append("Platform: ").append(System.getProperty("os.name")).append("; today: ").append(LocalDate.now()).append('\n');
-        for (String name : FILES) {
+        for (String name : ProjectFiles.INSTRUCTIONS) {
             Path f = cwd.resolve(name);
-            if (!Files.isRegularFile(f)) continue;
+            if (!Files.isRegularFile(f) || !ProjectFiles.readable(f, cwd)) continue; // a link outside: see ProjectFiles
             try {
                 String text = Files.readString(f);
                 if (text.length() > MAX_CHARS) text = text.substring(0, MAX_CHARS) + "\n… (truncated)";

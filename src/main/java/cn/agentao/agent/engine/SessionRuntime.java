@@ -14,6 +14,7 @@ public final class SessionRuntime {
     private final java.util.function.Consumer<SessionRuntime> stateSaver;
     private volatile boolean titled;
     private volatile McpServerSet mcp;
+    private volatile cn.agentao.agent.mcp.ProjectMcpFile pendingTrustQuestion;
     private final java.util.List<String> pendingNotices = new java.util.ArrayList<>();
     private boolean announced;
 
@@ -42,6 +43,17 @@ public final class SessionRuntime {
     public McpServerSet mcp() { return mcp; }
 
     void mcp(McpServerSet servers) { this.mcp = servers; }
+
+    /** The project's {@code .agent/mcp.json} to ask about once the client knows the session, or null. */
+    cn.agentao.agent.mcp.ProjectMcpFile pendingTrustQuestion() { return pendingTrustQuestion; }
+
+    void pendingTrustQuestion(cn.agentao.agent.mcp.ProjectMcpFile file) { this.pendingTrustQuestion = file; }
+
+    synchronized cn.agentao.agent.mcp.ProjectMcpFile takePendingTrustQuestion() {
+        cn.agentao.agent.mcp.ProjectMcpFile f = pendingTrustQuestion;
+        pendingTrustQuestion = null;
+        return f;
+    }
 
     /** Notices wait until the client knows the session; returns true when it may be told at once. */
     synchronized boolean queueNoticeUnlessAnnounced(String text) {

@@ -58,17 +58,19 @@ public final class SlashCommands {
     /** User commands for a session: user config dir first, then the project's, which override by name. */
     public static Map<String, UserCommand> userCommands(Path cwd, Path configDir) {
         Map<String, UserCommand> out = new LinkedHashMap<>();
-        if (configDir != null) load(configDir.resolve("commands"), out);
-        load(cwd.resolve(".agent").resolve("commands"), out);
+        if (configDir != null) load(configDir.resolve("commands"), null, out);
+        load(ProjectFiles.commandsDir(cwd), cwd, out);
         return out;
     }
 
-    private static void load(Path dir, Map<String, UserCommand> out) {
+    /** Loads the commands of {@code dir}; with a {@code project}, only files that resolve inside it. */
+    private static void load(Path dir, Path project, Map<String, UserCommand> out) {
         if (!Files.isDirectory(dir)) return;
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.sorted().toList()) {
                 String file = f.getFileName().toString();
                 if (!file.endsWith(".md") || !Files.isRegularFile(f)) continue;
+                if (project != null && !ProjectFiles.readable(f, project)) continue; // a link outside: see ProjectFiles
                 String name = file.substring(0, file.length() - 3);
                 if (!NAME.matcher(name).matches() || BUILT_IN.stream().anyMatch(b -> b.name().equals(name))) continue;
                 String text = Files.readString(f);

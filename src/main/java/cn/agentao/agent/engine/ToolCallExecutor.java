@@ -32,8 +32,10 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -93,6 +95,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
                 null, invocation.locations().isEmpty() ? null : invocation.locations(), args, null);
         show(rt, started);
 
+        Optional<Path> target = writeTarget(invocation.permission(), ws);
         Decision decision = permissions.decide(invocation.permission(), rt.session().permissionMode(), ws, rt.permissions());
         log.debug("session {}: tool call {} ({}) in mode {}: {}", rt.session().id(), id, tool.name(),
                 rt.session().permissionMode().id(), decision.verdict());
@@ -115,6 +118,11 @@ public final class ToolCallExecutor implements ToolCallRunner {
             }
         }
 
+        if (target != null && !target.equals(writeTarget(invocation.permission(), ws))) {
+            String why = "The target of this write changed while it was being decided (a link now points elsewhere); "
+                    + "nothing was written.";
+            return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text(why)), null, "Error: " + why);
+        }
         update(rt, SessionUpdate.ToolCallUpdate.status(id, ToolCallStatus.IN_PROGRESS));
         ThrottledProgress progress = new ThrottledProgress(rt, id);
         Thread worker = Thread.currentThread();
@@ -175,6 +183,16 @@ public final class ToolCallExecutor implements ToolCallRunner {
         if (!List.of("allow_once", "allow_always", "reject_once", "reject_always").contains(option)) return "reject_once";
         if (option.endsWith("_always") && canRemember && memory.record(request, option)) rt.saveState();
         return option;
+    }
+
+    /**
+     * Where a file write would land, links resolved (empty when they cannot be), or null for other requests.
+     * Taken before the decision and again after it: a link swapped while the user was asked must not send the
+     * approved write elsewhere.
+     */
+    private static Optional<Path> writeTarget(PermissionRequest request, Workspace ws) {
+        if (!(request instanceof PermissionRequest.WritePath wp)) return null;
+        return Workspace.realPath(wp.path().isAbsolute() ? wp.path() : ws.absolutize(wp.path().toString()));
     }
 
     private ToolExecutionResultMessage refuse(SessionRuntime rt, String id, ToolExecutionRequest call, ToolKind kind, String title,

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 /**
  * MCP servers declared in files: {@code mcp.json} in the user config dir and {@code .agent/mcp.json} in the
  * project. See {@code docs/mcp.md} for the format. A session's servers are the user's, then the project's, then
- * the client's, a later one replacing an earlier one of the same name.
+ * the client's, a later one replacing an earlier one of the same name. The project's come in only when the user
+ * trusts its file ({@link ProjectMcpFile}); until then they are neither started nor expanded.
  */
 public final class McpConfigFiles {
     public static final String FILE_NAME = "mcp.json";
@@ -40,15 +41,18 @@ public final class McpConfigFiles {
         return cwd.resolve(".agent").resolve(FILE_NAME);
     }
 
-    /** The servers of a session: user config &lt; project config &lt; the client's list. */
-    public static Result serversFor(Path cwd, Map<String, String> environment, List<McpServerConfig> fromClient) {
+    /**
+     * The servers of a session: user config &lt; project config &lt; the client's list; {@code project} is the
+     * project's file the user trusts, or null to leave the project's servers out.
+     */
+    public static Result serversFor(ProjectMcpFile project, Map<String, String> environment, List<McpServerConfig> fromClient) {
         List<String> warnings = new ArrayList<>();
         Map<String, McpServerDefinition> byName = new LinkedHashMap<>();
         for (McpServerDefinition d : read(userFile(environment), McpServerDefinition.Origin.USER_CONFIG, environment, warnings)) {
             byName.put(d.name(), d);
         }
-        if (cwd != null) {
-            for (McpServerDefinition d : read(projectFile(cwd), McpServerDefinition.Origin.PROJECT_CONFIG, environment, warnings)) {
+        if (project != null) {
+            for (McpServerDefinition d : project.servers(environment, warnings)) {
                 byName.remove(d.name());
                 byName.put(d.name(), d);
             }
@@ -64,9 +68,25 @@ public final class McpConfigFiles {
     public static List<McpServerDefinition> read(Path file, McpServerDefinition.Origin origin,
                                                  Map<String, String> environment, List<String> warnings) {
         if (file == null || !Files.isRegularFile(file)) return List.of();
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            warnings.add(file + " cannot be read; its MCP servers are ignored");
+            return List.of();
+        }
+        return parse(file, text, origin, environment, warnings);
+    }
+
+    /**
+     * The servers of one file's {@code text}; a broken entry is skipped with a warning. With a null
+     * {@code environment}, {@code ${…}} references are left as written (to show them, never to run them).
+     */
+    static List<McpServerDefinition> parse(Path file, String text, McpServerDefinition.Origin origin,
+                                           Map<String, String> environment, List<String> warnings) {
         JsonNode root;
         try {
-            root = Json.MAPPER.readTree(Files.readString(file));
+            root = Json.MAPPER.readTree(text);
         } catch (IOException e) {
             warnings.add(file + " is not valid JSON; its MCP servers are ignored");
             return List.of();
@@ -160,10 +180,13 @@ public final class McpConfigFiles {
         return v.booleanValue();
     }
 
-    /** Replaces {@code ${NAME}} and {@code ${NAME:-default}} by the agent's environment; warns about unset ones. */
+    /**
+     * Replaces {@code ${NAME}} and {@code ${NAME:-default}} by the agent's environment; warns about unset ones.
+     * Without an environment it leaves them as written.
+     */
     private record Expander(Map<String, String> environment, String at, List<String> warnings) {
         String expand(String s) {
-            if (s == null || !s.contains("${")) return s;
+            if (s == null || environment == null || !s.contains("${")) return s;
             Matcher m = VARIABLE.matcher(s);
             StringBuilder out = new StringBuilder();
             while (m.find()) {

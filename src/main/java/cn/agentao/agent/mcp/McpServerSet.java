@@ -53,10 +53,17 @@ public final class McpServerSet implements AutoCloseable {
     public record ServerStatus(String name, McpServerDefinition.Origin origin, boolean trusted, String transport,
                                McpServerState state, String failure, int tools, int prompts) {}
 
-    private final List<McpServerConnection> servers;
+    private final List<McpServerConnection> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Set<String> keys = new HashSet<>();
+    private final Path cwd;
+    private final McpTimeouts timeouts;
+    private final McpServerConnection.Events events;
+    private volatile boolean closed;
 
-    private McpServerSet(List<McpServerConnection> servers) {
-        this.servers = servers;
+    private McpServerSet(Path cwd, McpTimeouts timeouts, McpServerConnection.Events events) {
+        this.cwd = cwd;
+        this.timeouts = timeouts;
+        this.events = events;
     }
 
     /** Starts {@code definitions} (stdio servers in {@code cwd}) with the default timeouts. */
@@ -76,15 +83,28 @@ public final class McpServerSet implements AutoCloseable {
             @Override
             public void changed(McpServerConnection server) { safe.serverChanged(server.name()); }
         };
-        Set<String> keys = new HashSet<>();
+        McpServerSet set = new McpServerSet(cwd, timeouts, events);
+        set.add(definitions);
+        return set;
+    }
+
+    /**
+     * Starts more servers in this set (e.g. a project's, once the user trusts them); a name already in the set
+     * keeps its server. Nothing starts once the set is closed.
+     */
+    public synchronized void add(List<McpServerDefinition> definitions) {
+        if (closed) return;
+        Set<String> names = new HashSet<>();
+        for (McpServerConnection c : servers) names.add(c.definition().name());
         List<McpServerConnection> connections = new ArrayList<>();
         for (McpServerDefinition d : definitions) {
+            if (!names.add(d.name())) continue;
             connections.add(new McpServerConnection(d, McpNames.serverKey(d.name(), keys), cwd, timeouts, events));
         }
+        servers.addAll(connections);
         for (McpServerConnection c : connections) {
             Thread.ofPlatform().daemon().name("mcp-start-" + c.name()).start(c::start);
         }
-        return new McpServerSet(List.copyOf(connections));
     }
 
     private static Listener guarded(Listener l) {
@@ -230,6 +250,9 @@ public final class McpServerSet implements AutoCloseable {
     /** Stops every server, all at once; returns when their processes (and descendants) are gone. */
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         List<Thread> stopping = new ArrayList<>();
         for (McpServerConnection s : servers) stopping.add(Thread.ofPlatform().daemon().name("mcp-stop-" + s.name()).start(s::close));
         for (Thread t : stopping) {

@@ -7,13 +7,19 @@ import java.util.Optional;
 
 /**
  * The layered variables configuration is read from, highest first: the process environment, the session's
- * {@code <cwd>/.env}, the user's {@code .env}. An empty or blank value counts as unset in every layer (some
- * launchers export {@code ANTHROPIC_API_KEY=""}, which must not hide a real key further down).
+ * {@code <cwd>/.env} (held back by {@link ProjectDotEnv} until the user trusts the project), the user's {@code .env}.
+ * An empty or blank value counts as unset in every layer (some launchers export {@code ANTHROPIC_API_KEY=""},
+ * which must not hide a real key further down).
  */
 public final class ConfigEnvironment {
 
     /** One source of variables and the words that tell a user where it is. */
-    public record Layer(String description, Map<String, String> values) {
+    public record Layer(String description, Map<String, String> values, boolean project) {
+        public Layer(String description, Map<String, String> values) {
+            this(description, values, false);
+        }
+
+
         Optional<String> get(String name) {
             String value = values.get(name);
             return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
@@ -35,17 +41,42 @@ public final class ConfigEnvironment {
     }
 
     private final List<Layer> layers;
+    private final List<String> notices;
 
     public ConfigEnvironment(List<Layer> layers) {
+        this(layers, List.of());
+    }
+
+    private ConfigEnvironment(List<Layer> layers, List<String> notices) {
         this.layers = List.copyOf(layers);
+        this.notices = List.copyOf(notices);
     }
 
     /** Reads the process environment and the two {@code .env} files named by {@code locations}. */
     public static ConfigEnvironment load(Map<String, String> processEnvironment, ConfigLocations locations) {
+        Path project = locations.projectDotEnv();
+        ProjectDotEnv.Reading reading = ProjectDotEnv.read(project, locations.projectTrusted(), processEnvironment);
+        String notice = project == null ? null : ProjectDotEnv.notice(project, reading, locations.trustedProjects());
         return new ConfigEnvironment(List.of(
                 new Layer("the environment", processEnvironment),
-                dotEnvLayer(locations.projectDotEnv(), processEnvironment),
-                dotEnvLayer(locations.userDotEnv(), processEnvironment)));
+                new Layer(project == null ? ".env" : project.toString(), reading.values(), true),
+                dotEnvLayer(locations.userDotEnv(), processEnvironment)),
+                notice == null ? List.of() : List.of(notice));
+    }
+
+    /** What the user should know about the layers: a project {@code .env} whose settings were held back. */
+    public List<String> notices() {
+        return notices;
+    }
+
+    /** As {@link #get} from the user's own layers only (the environment and the user's {@code .env}). */
+    public Optional<String> getFromUser(String name) {
+        for (Layer layer : layers) {
+            if (layer.project()) continue;
+            Optional<String> value = layer.get(name);
+            if (value.isPresent()) return value;
+        }
+        return Optional.empty();
     }
 
     private static Layer dotEnvLayer(Path file, Map<String, String> processEnvironment) {

@@ -4,25 +4,39 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Where configuration is read from: the session's {@code <cwd>/.env}, the user's {@code .env} and
- * {@code config.json} in {@code $XDG_CONFIG_HOME/agent} (falling back to {@code ~/.config/agent}).
+ * Where configuration is read from: the session's {@code <cwd>/.env} (and whether the user trusts that project),
+ * the user's {@code .env} and {@code config.json} in {@code $XDG_CONFIG_HOME/agent} (falling back to
+ * {@code $HOME/.config/agent}).
  */
-public record ConfigLocations(Path projectDotEnv, Path userDotEnv, Path userConfigJson) {
+public record ConfigLocations(Path projectDotEnv, boolean projectTrusted, Path userDotEnv, Path userConfigJson) {
+    /** The user's list of trusted projects, beside {@code config.json}. */
+    public static final String TRUSTED_PROJECTS = "trusted-projects.json";
 
+    /** For a project the user has not trusted. */
     public static ConfigLocations standard(Path sessionCwd, Map<String, String> environment) {
+        return standard(sessionCwd, environment, false);
+    }
+
+    public static ConfigLocations standard(Path sessionCwd, Map<String, String> environment, boolean projectTrusted) {
         Path userDir = userConfigDir(environment);
         return new ConfigLocations(
                 sessionCwd == null ? null : sessionCwd.resolve(".env"),
+                projectTrusted,
                 userDir.resolve(".env"),
                 userDir.resolve("config.json"));
     }
 
-    /** {@code $XDG_CONFIG_HOME/agent} when that is an absolute path, else {@code ~/.config/agent}. */
+    /** The file that lists the projects the user trusts. */
+    public Path trustedProjects() {
+        return userConfigJson.resolveSibling(TRUSTED_PROJECTS);
+    }
+
+    /** {@code $XDG_CONFIG_HOME/agent} when that is an absolute path, else {@code $HOME/.config/agent}. */
     public static Path userConfigDir(Map<String, String> environment) {
         String xdg = environment.get("XDG_CONFIG_HOME");
         if (xdg != null && !xdg.isBlank() && Path.of(xdg.strip()).isAbsolute()) {
             return Path.of(xdg.strip(), "agent");
         }
-        return Path.of(System.getProperty("user.home"), ".config", "agent");
+        return cn.agentao.agent.util.UserHome.from(environment).resolve(".config").resolve("agent");
     }
 }

@@ -71,7 +71,10 @@ public final class ModelCatalog {
         return missingConfigurationHelp;
     }
 
-    /** Problems found while reading configuration (bad numbers, bad config.json entries); never contains values. */
+    /**
+     * Problems found while reading configuration (bad numbers, bad config.json entries, a project {@code .env}'s
+     * held-back settings); never contains values.
+     */
     public List<String> warnings() {
         return warnings;
     }
@@ -164,6 +167,7 @@ public final class ModelCatalog {
 
         Assembly run() {
             warnings.addAll(userConfig.problems());
+            warnings.addAll(env.notices());
             boolean envProviderInFile = userConfig.providers().stream().anyMatch(p -> p.id().equals(envProviderId));
             if (!envProviderInFile) {
                 addEnvironmentProvider();
@@ -226,7 +230,7 @@ public final class ModelCatalog {
                 }
             }
             String baseUrl = entry.baseUrl() != null ? entry.baseUrl()
-                    : env.get(variablePrefix + "_BASE_URL").orElse(KnownModels.defaultBaseUrl(id, entry.kind()));
+                    : env.getFromUser(variablePrefix + "_BASE_URL").orElse(KnownModels.defaultBaseUrl(id, entry.kind()));
             if (baseUrl == null) {
                 configMissing.add(where + " needs a \"baseUrl\".");
                 return;
@@ -324,11 +328,12 @@ public final class ModelCatalog {
 
         String help() {
             String places = "in the environment"
-                    + (locations.projectDotEnv() != null ? ", in " + locations.projectDotEnv() : "")
+                    + (locations.projectDotEnv() != null && locations.projectTrusted() ? ", in " + locations.projectDotEnv() : "")
                     + " or in " + locations.userDotEnv();
             StringBuilder help = new StringBuilder();
             if (defaultChoice == null) {
                 help.append("No language model is configured.\n");
+                env.notices().forEach(n -> help.append(n).append('\n')); // e.g. a key held back in an untrusted project
             }
             if (!envMissing.isEmpty()) {
                 help.append("To use ").append(prefix).append(", set ").append(String.join(" and ", envMissing))

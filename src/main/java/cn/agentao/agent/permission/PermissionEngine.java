@@ -32,8 +32,8 @@ import java.util.Set;
  *   <li>user ask rules: ASK every time; user allow rules: ALLOW;</li>
  *   <li>remembered {@code allow_always} answers: ALLOW;</li>
  *   <li>the default: reads and read-only commands are allowed in every mode; file writes inside the
- *       workspace are allowed in workspace-write (except into {@code .git}, which could make git run
- *       commands: asked) and full-access; other commands, web fetches and MCP tools that change things are
+ *       workspace are allowed in workspace-write and full-access, except {@link ProtectedPaths} (the
+ *       agent's and git's own files), which are asked every time in both; other commands, web fetches and MCP tools that change things are
  *       asked in workspace-write and allowed in full-access (sudo is still asked); web fetches are asked in
  *       read-only and plan.</li>
  * </ol>
@@ -131,8 +131,9 @@ public final class PermissionEngine {
         if (!ws.contains(path)) {
             return Decision.askEveryTime("Writes " + path + ", outside the workspace.");
         }
-        if (mode == Mode.WORKSPACE_WRITE && insideGitDirectory(path)) {
-            return Decision.askEveryTime("Writes " + path + " inside .git, which can make git run commands.");
+        Optional<String> protectedPath = ProtectedPaths.reason(path, ws);
+        if (protectedPath.isPresent()) {
+            return Decision.askEveryTime("Writes " + path + ": " + protectedPath.get() + ". Asked every time.");
         }
         if (userRules.matchAsk(subject) != null) {
             return Decision.askEveryTime("Your permission rules ask before writing " + path + ".");
@@ -215,13 +216,6 @@ public final class PermissionEngine {
 
     private static Path absolute(Workspace ws, Path p) {
         return p.isAbsolute() ? p : ws.absolutize(p.toString());
-    }
-
-    private static boolean insideGitDirectory(Path path) {
-        Path real = Workspace.realPath(path).orElse(path);
-        for (Path name : real) if (name.toString().equals(".git")) return true;
-        for (Path name : path.normalize()) if (name.toString().equals(".git")) return true;
-        return false;
     }
 
     private static boolean isForcedRecursiveRm(SimpleCommand c) {

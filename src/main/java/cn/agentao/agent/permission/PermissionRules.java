@@ -72,7 +72,7 @@ public final class PermissionRules {
     private final Path home;
 
     public PermissionRules(List<Rule> allow, List<Rule> ask, List<Rule> deny) {
-        this(allow, ask, deny, Path.of(System.getProperty("user.home")));
+        this(allow, ask, deny, cn.agentao.agent.util.UserHome.current());
     }
 
     PermissionRules(List<Rule> allow, List<Rule> ask, List<Rule> deny, Path home) {

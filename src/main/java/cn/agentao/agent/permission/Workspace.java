@@ -1,5 +1,7 @@
 package cn.agentao.agent.permission;
 
+import cn.agentao.agent.util.UserHome;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +48,7 @@ public final class Workspace {
     }
 
     public static Workspace of(Path cwd, List<Path> extra) {
-        return new Workspace(cwd, extra, Path.of(System.getProperty("user.home")));
+        return new Workspace(cwd, extra, UserHome.current());
     }
 
     public static Workspace of(Path cwd) {
@@ -73,9 +75,9 @@ public final class Workspace {
         return p.isAbsolute() ? p : base.resolve(p);
     }
 
-    /** As {@link #absolutize(Path, Path, String)} with the JVM's {@code user.home}. */
+    /** As {@link #absolutize(Path, Path, String)} with the user's home ({@link UserHome}). */
     public static Path absolutize(Path base, String raw) {
-        return absolutize(base, Path.of(System.getProperty("user.home")), raw);
+        return absolutize(base, UserHome.current(), raw);
     }
 
     /** Whether {@code path} (relative ones are under the cwd) lies, once resolved, inside one of the roots. */

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.UUID;
 
 /** Whole-file writes that readers (and crashes) see either entirely or not at all. */
-final class DurableFiles {
+public final class DurableFiles {
     private static final Logger log = LoggerFactory.getLogger(DurableFiles.class);
 
     private DurableFiles() {}
@@ -23,7 +23,7 @@ final class DurableFiles {
      * Writes {@code content} to a temporary file next to {@code target} and renames it over {@code target}.
      * With {@code force}, the content and then the directory entry are forced to the device as well.
      */
-    static void writeAtomically(Path target, byte[] content, boolean force) throws IOException {
+    public static void writeAtomically(Path target, byte[] content, boolean force) throws IOException {
         Path temp = target.resolveSibling("." + target.getFileName() + ".tmp-" + UUID.randomUUID());
         try {
             try (FileChannel channel = FileChannel.open(temp,

@@ -69,8 +69,7 @@ public final class SessionStore {
         if (dataHome != null && !dataHome.isBlank() && Path.of(dataHome).isAbsolute()) {
             return Path.of(dataHome, "agent", "sessions");
         }
-        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
-        return Path.of(home, ".local", "share", "agent", "sessions");
+        return cn.agentao.agent.util.UserHome.from(env).resolve(".local/share/agent/sessions");
     }
 
     public Path directory() {

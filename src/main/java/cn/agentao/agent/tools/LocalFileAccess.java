@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.permission.Workspace;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,7 +14,11 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import cn.agentao.agent.permission.Workspace;
+
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -23,8 +29,10 @@ import java.util.Set;
 
 /**
  * Files on this machine. Whole-file reads are strict UTF-8 (so an edit never rewrites a file it could not
- * decode); ranged reads stream, replace undecodable bytes and cap very long lines. Writes go to a temporary
- * file that replaces the target (through a symbolic link, the link's target), keeping its permissions.
+ * decode); ranged reads stream, replace undecodable bytes and cap very long lines. Writes resolve the target
+ * once (through links, as the permission engine judged it), then put a temporary file in that real directory
+ * and rename it over the real name, keeping its permissions: a link swapped in at that name afterwards is
+ * replaced, never followed.
  */
 public final class LocalFileAccess implements FileAccess {
     /** Largest file read whole. */
@@ -92,12 +100,15 @@ public final class LocalFileAccess implements FileAccess {
 
     @Override
     public void writeText(Path path, String content) throws IOException {
-        Path target = Files.isSymbolicLink(path) && Files.exists(path) ? path.toRealPath() : path;
-        Path dir = target.toAbsolutePath().getParent();
-        if (dir != null) Files.createDirectories(dir);
+        Path target = Workspace.realPath(path).orElseThrow(
+                () -> new IOException("the links of " + path + " cannot be resolved (or loop); nothing was written"));
+        Path dir = target.getParent();
+        if (dir == null) throw new IOException(path + " is not a file");
+        Files.createDirectories(dir);
         Set<PosixFilePermission> permissions = null;
-        if (Files.exists(target) && Files.getFileAttributeView(target, PosixFileAttributeView.class) != null) {
-            permissions = Files.getPosixFilePermissions(target);
+        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+                && Files.getFileAttributeView(target, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS) != null) {
+            permissions = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
         }
         // not Files.createTempFile, whose 0600 a new file would keep: created plainly, it gets the user's umask
         Path tmp = target.resolveSibling("." + target.getFileName() + "." + java.util.UUID.randomUUID() + ".tmp");
@@ -107,7 +118,9 @@ public final class LocalFileAccess implements FileAccess {
             try {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException | AccessDeniedException e) {
-                Files.writeString(target, content, StandardCharsets.UTF_8);
+                // e.g. a directory we may not create files in, holding a file we may write: write it in place
+                Files.writeString(target, content, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             }
         } finally {
             Files.deleteIfExists(tmp);

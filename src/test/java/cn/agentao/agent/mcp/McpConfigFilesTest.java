@@ -38,7 +38,7 @@ class McpConfigFilesTest {
                   "implicit": {"url": "http://127.0.0.1:9/mcp"},
                   "old": {"type": "sse", "url": "http://127.0.0.1:9/sse"}
                 }}""");
-        McpConfigFiles.Result r = McpConfigFiles.serversFor(project, env(), List.of());
+        McpConfigFiles.Result r = McpConfigFiles.serversFor(ProjectMcpFile.read(project).orElse(null), env(), List.of());
         assertEquals(List.of(), r.warnings());
         assertEquals(List.of("files", "web", "implicit", "old"), r.servers().stream().map(McpServerDefinition::name).toList());
         McpServerDefinition files = r.servers().get(0);
@@ -62,7 +62,7 @@ class McpConfigFilesTest {
         write(McpConfigFiles.projectFile(project), """
                 {"mcpServers": {"b": {"command": "project-b"}, "c": {"command": "project-c", "trusted": true}}}""");
         McpServerConfig fromClient = new McpServerConfig("stdio", "c", "client-c", List.of(), List.of(), null, null);
-        McpConfigFiles.Result r = McpConfigFiles.serversFor(project, env(), List.of(fromClient));
+        McpConfigFiles.Result r = McpConfigFiles.serversFor(ProjectMcpFile.read(project).orElse(null), env(), List.of(fromClient));
         assertEquals(List.of("user-a", "project-b", "client-c"), r.servers().stream().map(d -> d.config().command()).toList());
         assertEquals(List.of(true, false, false), r.servers().stream().map(McpServerDefinition::trusted).toList());
         assertEquals(List.of(McpServerDefinition.Origin.USER_CONFIG, McpServerDefinition.Origin.PROJECT_CONFIG,
@@ -81,7 +81,7 @@ class McpConfigFilesTest {
                   "unset": {"command": "x", "args": ["${NOT_SET_ANYWHERE}", "${ALSO_UNSET:-fallback}"]},
                   "ok": {"command": "x"}
                 }}""");
-        McpConfigFiles.Result r = McpConfigFiles.serversFor(project, env(), List.of());
+        McpConfigFiles.Result r = McpConfigFiles.serversFor(ProjectMcpFile.read(project).orElse(null), env(), List.of());
         assertEquals(List.of("unset", "ok"), r.servers().stream().map(McpServerDefinition::name).toList());
         assertEquals(List.of("", "fallback"), r.servers().get(0).config().args());
         assertEquals(5, r.warnings().size(), r.warnings().toString());
@@ -93,7 +93,7 @@ class McpConfigFilesTest {
     void invalidJsonIsAWarningNotAFailure() throws IOException {
         Path project = tmp.resolve("project");
         write(McpConfigFiles.projectFile(project), "{ not json");
-        McpConfigFiles.Result r = McpConfigFiles.serversFor(project, env(), List.of());
+        McpConfigFiles.Result r = McpConfigFiles.serversFor(ProjectMcpFile.read(project).orElse(null), env(), List.of());
         assertEquals(List.of(), r.servers());
         assertEquals(1, r.warnings().size());
         assertTrue(r.warnings().get(0).contains("is not valid JSON"), r.warnings().get(0));
@@ -101,7 +101,7 @@ class McpConfigFilesTest {
 
     @Test
     void noFilesNoServers() {
-        McpConfigFiles.Result r = McpConfigFiles.serversFor(tmp.resolve("nowhere"), env(), null);
+        McpConfigFiles.Result r = McpConfigFiles.serversFor(ProjectMcpFile.read(tmp.resolve("nowhere")).orElse(null), env(), null);
         assertEquals(List.of(), r.servers());
         assertEquals(List.of(), r.warnings());
     }

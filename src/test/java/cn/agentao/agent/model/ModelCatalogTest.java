@@ -24,7 +24,8 @@ class ModelCatalogTest {
     void setUp() throws Exception {
         Files.createDirectories(dir.resolve("project"));
         Files.createDirectories(dir.resolve("config/agent"));
-        locations = ConfigLocations.standard(dir.resolve("project"), Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString()));
+        // a project the user trusts: its .env applies whole (ProjectDotEnvTest covers one that is not trusted)
+        locations = ConfigLocations.standard(dir.resolve("project"), Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString()), true);
     }
 
     private void projectDotEnv(String text) throws Exception {

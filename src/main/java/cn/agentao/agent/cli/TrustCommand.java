@@ -1,0 +1,76 @@
+package cn.agentao.agent.cli;
+
+import cn.agentao.agent.mcp.ProjectMcpFile;
+import cn.agentao.agent.trust.TrustedProjects;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code agent trust [DIR]}: trusts a project from the command line, as answering "Trust" in the editor does:
+ * its {@code .env} may choose providers and endpoints, and its current {@code .agent/mcp.json} (shown first)
+ * starts without a question until it changes. {@code --revoke} makes it untrusted again.
+ */
+@Command(name = "trust", mixinStandardHelpOptions = true,
+        description = {"Trust a project (default: the current directory): its .env may choose model providers and",
+                "endpoints, and its .agent/mcp.json, as it is now, starts without asking. Kept in",
+                "$XDG_CONFIG_HOME/agent/trusted-projects.json (or ~/.config/agent/)."})
+public final class TrustCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "The project directory.")
+    Path dir;
+
+    @Option(names = "--revoke", description = "Make the project untrusted again.")
+    boolean revoke;
+
+    private final Map<String, String> env;
+
+    public TrustCommand() {
+        this(System.getenv());
+    }
+
+    public TrustCommand(Map<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        var out = spec.commandLine().getOut();
+        var err = spec.commandLine().getErr();
+        Path project = (dir == null ? Path.of("") : dir).toAbsolutePath().normalize();
+        if (!Files.isDirectory(project)) {
+            err.println("agent trust: " + project + " is not a directory");
+            return 1;
+        }
+        TrustedProjects trust = TrustedProjects.forUser(env);
+        try {
+            if (revoke) {
+                out.println(trust.forget(project) ? project + " is no longer trusted." : project + " was not trusted.");
+                return 0;
+            }
+            ProjectMcpFile mcp = ProjectMcpFile.read(project).orElse(null);
+            List<String> servers = mcp == null ? List.of() : mcp.describe();
+            trust.record(project, true, mcp);
+            out.println("Trusted " + project + " (in " + trust.file() + ").");
+            if (!servers.isEmpty()) {
+                out.println("Its MCP servers now start with each session:");
+                servers.forEach(s -> out.println("  " + s));
+            }
+            return 0;
+        } catch (IOException e) {
+            err.println("agent trust: cannot write " + trust.file() + ": " + e.getMessage());
+            return 1;
+        }
+    }
+}
