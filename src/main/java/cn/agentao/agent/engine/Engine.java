@@ -1,5 +1,8 @@
 package cn.agentao.agent.engine;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
+import cn.agentao.agent.childenv.Credentials;
+import cn.agentao.agent.childenv.OwnEnviron;
 import cn.agentao.agent.jsonrpc.ErrorCodes;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.mcp.McpConfigFiles;
@@ -78,6 +81,7 @@ public final class Engine implements AutoCloseable {
     private final Map<String, SessionRuntime> runtimes = new ConcurrentHashMap<>();
     private final Map<String, ModelClient> modelClients = new ConcurrentHashMap<>();
     private volatile Map<Path, ModelCatalog> catalogs = new ConcurrentHashMap<>();
+    private volatile Map<Path, Credentials> credentials = new ConcurrentHashMap<>();
 
     public Engine(Map<String, String> env, Path configDir, Features features, ToolCallRunner tools) {
         this.env = env;
@@ -112,6 +116,24 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    /** What counts as a credential for children in {@code cwd}; also blanked in the agent's own /proc environ. */
+    private Credentials credentials(Path cwd) {
+        Path key = cwd == null ? Path.of(System.getProperty("user.dir")) : cwd;
+        return credentials.computeIfAbsent(key, k -> {
+            Credentials c = Credentials.load(env, ConfigLocations.standard(k, env, trust.trusted(k)), catalog(k));
+            OwnEnviron.hide(c);
+            return c;
+        });
+    }
+
+    /** The environment of a session's commands and stdio MCP servers (see {@link ChildEnvironment}). */
+    ChildEnvironment children(Session session) {
+        List<Path> roots = new ArrayList<>();
+        if (session.cwd() != null) roots.add(session.cwd());
+        roots.addAll(session.additionalDirectories());
+        return ChildEnvironment.of(env, credentials(session.cwd()), roots);
+    }
+
     public boolean configured(Path cwd) { return catalog(cwd).configured(); }
 
     public String authHelp() { return catalog(null).missingConfigurationHelp(); }
@@ -123,6 +145,7 @@ public final class Engine implements AutoCloseable {
     /** Forgets cached configuration so the next look re-reads environment files and the config file. */
     public void reloadConfiguration() {
         catalogs = new ConcurrentHashMap<>();
+        credentials = new ConcurrentHashMap<>();
         modelClients.clear();
     }
 
@@ -159,6 +182,7 @@ public final class Engine implements AutoCloseable {
         if (session.model() == null) catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
         SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(RecordTypes.STATE, stateRecord(r)));
         journal.reportProblemsTo(text -> notice(rt, text));
+        rt.children(children(session));
         runtimes.put(session.id(), rt);
         catalog(session.cwd()).warnings().forEach(w -> notice(rt, "Configuration: " + w));
         trust.problem().ifPresent(w -> notice(rt, "Configuration: " + w));
@@ -211,7 +235,7 @@ public final class Engine implements AutoCloseable {
             }
         }
         if (config.servers().isEmpty() && rt.pendingTrustQuestion() == null) return;
-        McpServerSet servers = McpServerSet.start(config.servers(), session.cwd(), new McpServerSet.Listener() {
+        McpServerSet servers = McpServerSet.start(config.servers(), session.cwd(), rt.children(), new McpServerSet.Listener() {
             @Override public void serverFailed(String name, String reason) {
                 notice(rt, "MCP server \"" + name + "\" is unavailable: " + reason);
             }

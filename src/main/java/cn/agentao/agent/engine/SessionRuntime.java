@@ -1,5 +1,6 @@
 package cn.agentao.agent.engine;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.mcp.McpServerSet;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.session.Session;
@@ -14,6 +15,7 @@ public final class SessionRuntime {
     private final java.util.function.Consumer<SessionRuntime> stateSaver;
     private volatile boolean titled;
     private volatile McpServerSet mcp;
+    private volatile ChildEnvironment children;
     private volatile cn.agentao.agent.mcp.ProjectMcpFile pendingTrustQuestion;
     private final java.util.List<String> pendingNotices = new java.util.ArrayList<>();
     private boolean announced;
@@ -43,6 +45,14 @@ public final class SessionRuntime {
     public McpServerSet mcp() { return mcp; }
 
     void mcp(McpServerSet servers) { this.mcp = servers; }
+
+    /** The environment of the session's commands and stdio MCP servers. */
+    public ChildEnvironment children() {
+        ChildEnvironment c = children;
+        return c != null ? c : ChildEnvironment.ofAgent(session.cwd() == null ? java.util.List.of() : java.util.List.of(session.cwd()));
+    }
+
+    void children(ChildEnvironment environment) { this.children = environment; }
 
     /** The project's {@code .agent/mcp.json} to ask about once the client knows the session, or null. */
     cn.agentao.agent.mcp.ProjectMcpFile pendingTrustQuestion() { return pendingTrustQuestion; }

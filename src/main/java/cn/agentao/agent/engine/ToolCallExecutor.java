@@ -82,7 +82,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         }
         Workspace ws = Workspace.of(rt.session().cwd(), rt.session().additionalDirectories());
         ToolEnvironment env = ToolEnvironment.forClient(rt.client().capabilities(),
-                (method, params) -> rt.client().call(method, params, cancel), rt.session().id());
+                (method, params) -> rt.client().call(method, params, cancel), rt.session().id(), rt.children());
         SimpleToolContext ctx = SimpleToolContext.of(rt.session().id(), ws, env, cancel);
         ToolInvocation invocation;
         try {
@@ -201,10 +201,12 @@ public final class ToolCallExecutor implements ToolCallRunner {
         return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text(message)), null, "Error: " + message);
     }
 
+    /** The last update of a call and its result for the model, with the session's secrets masked in both. */
     private ToolExecutionResultMessage finish(SessionRuntime rt, String id, ToolExecutionRequest call, ToolCallStatus status,
                                               List<ToolCallContent> display, JsonNode rawOutput, String forModel) {
-        update(rt, new SessionUpdate.ToolCallUpdate(id, null, null, status, display, null, null, rawOutput));
-        return ToolExecutionResultMessage.from(call.id() == null ? id : call.id(), call.name(), forModel);
+        ToolOutputMask mask = new ToolOutputMask(rt.children().credentials());
+        update(rt, new SessionUpdate.ToolCallUpdate(id, null, null, status, mask.content(display), null, null, mask.json(rawOutput)));
+        return ToolExecutionResultMessage.from(call.id() == null ? id : call.id(), call.name(), mask.text(forModel));
     }
 
     private void show(SessionRuntime rt, SessionUpdate.ToolCall started) {
@@ -261,14 +263,17 @@ public final class ToolCallExecutor implements ToolCallRunner {
         private long lastSent;
         private volatile List<ToolCallContent> latest;
 
+        private final ToolOutputMask mask;
+
         ThrottledProgress(SessionRuntime rt, String id) {
             this.rt = rt;
             this.id = id;
+            this.mask = new ToolOutputMask(rt.children().credentials());
         }
 
         @Override
         public synchronized void show(List<ToolCallContent> whole) {
-            latest = List.copyOf(whole);
+            latest = List.copyOf(mask.content(whole));
             long now = System.currentTimeMillis();
             if (now - lastSent < PROGRESS_INTERVAL_MS) return;
             lastSent = now;

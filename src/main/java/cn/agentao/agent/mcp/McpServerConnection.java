@@ -1,5 +1,6 @@
 package cn.agentao.agent.mcp;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.cli.Version;
 import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.McpServerConfig;
@@ -70,6 +71,7 @@ final class McpServerConnection {
     private final McpServerDefinition definition;
     private final String key;
     private final Path cwd;
+    private final ChildEnvironment children;
     private final McpTimeouts timeouts;
     private final Events events;
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
@@ -83,10 +85,12 @@ final class McpServerConnection {
     private volatile List<McpPromptCommand> prompts = List.of();
     private boolean restarted;
 
-    McpServerConnection(McpServerDefinition definition, String key, Path cwd, McpTimeouts timeouts, Events events) {
+    McpServerConnection(McpServerDefinition definition, String key, Path cwd, ChildEnvironment children,
+                        McpTimeouts timeouts, Events events) {
         this.definition = definition;
         this.key = key;
         this.cwd = cwd;
+        this.children = children;
         this.timeouts = timeouts;
         this.events = events;
     }
@@ -188,11 +192,10 @@ final class McpServerConnection {
         McpServerConfig c = definition.config();
         StdioProcessTransport process = null;
         McpClientTransport base;
+        refuseProjectCredentials();
         if (c.isStdio()) {
-            Map<String, String> env = new LinkedHashMap<>();
-            if (c.env() != null) c.env().forEach(nv -> env.put(nv.name(), nv.value()));
-            process = new StdioProcessTransport(name(), StdioProcessTransport.commandLine(c.command(), c.args()), env,
-                    definition.secretValues(), cwd,
+            process = new StdioProcessTransport(name(), StdioProcessTransport.commandLine(c.command(), c.args()), environment(),
+                    secrets(), cwd,
                     MAPPER, timeouts.shutdown());
             process.start();
             base = process;
@@ -232,6 +235,43 @@ final class McpServerConnection {
             throw e;
         } finally {
             connecting = null;
+        }
+    }
+
+    /**
+     * The server's whole environment: the session's children's environment with the server's own {@code env} on
+     * top. Entries from the editor or the user's mcp.json are the user passing values by name; a project file's
+     * entries lose their credentials.
+     */
+    private Map<String, String> environment() {
+        McpServerConfig c = definition.config();
+        Map<String, String> declared = new LinkedHashMap<>();
+        if (c.env() != null) c.env().forEach(nv -> declared.put(nv.name(), nv.value()));
+        boolean fromProject = definition.origin() == McpServerDefinition.Origin.PROJECT_CONFIG;
+        return children.variables(fromProject ? children.withoutCredentials(declared) : declared);
+    }
+
+    /** What is masked in the server's stderr: its declared values and the session's credentials. */
+    private List<String> secrets() {
+        List<String> all = new ArrayList<>(definition.secretValues());
+        all.addAll(children.credentials().values());
+        return all;
+    }
+
+    /**
+     * A project file may not hand a credential (say {@code ${OPENAI_API_KEY}}) to the program it names or to the
+     * URL it names: such a server is not started.
+     */
+    private void refuseProjectCredentials() throws McpException {
+        if (definition.origin() != McpServerDefinition.Origin.PROJECT_CONFIG) return;
+        McpServerConfig c = definition.config();
+        List<String> exposed = new ArrayList<>();
+        if (c.isStdio()) exposed.addAll(StdioProcessTransport.commandLine(c.command(), c.args()));
+        if (c.url() != null) exposed.add(c.url());
+        if (c.headers() != null) c.headers().forEach(h -> exposed.add(h.value()));
+        if (exposed.stream().anyMatch(children::holdsSecret)) {
+            throw new McpException("the project's configuration would hand it a credential; "
+                    + "only your own configuration may pass one to a server");
         }
     }
 

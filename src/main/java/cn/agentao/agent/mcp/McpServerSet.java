@@ -1,5 +1,6 @@
 package cn.agentao.agent.mcp;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.SessionUpdate.AvailableCommand;
 import cn.agentao.agent.util.Cancellation;
@@ -56,12 +57,14 @@ public final class McpServerSet implements AutoCloseable {
     private final List<McpServerConnection> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Set<String> keys = new HashSet<>();
     private final Path cwd;
+    private final ChildEnvironment children;
     private final McpTimeouts timeouts;
     private final McpServerConnection.Events events;
     private volatile boolean closed;
 
-    private McpServerSet(Path cwd, McpTimeouts timeouts, McpServerConnection.Events events) {
+    private McpServerSet(Path cwd, ChildEnvironment children, McpTimeouts timeouts, McpServerConnection.Events events) {
         this.cwd = cwd;
+        this.children = children;
         this.timeouts = timeouts;
         this.events = events;
     }
@@ -71,7 +74,17 @@ public final class McpServerSet implements AutoCloseable {
         return start(definitions, cwd, McpTimeouts.DEFAULT, listener);
     }
 
+    /** As above; stdio servers get {@code children} as their environment, their declared {@code env} on top. */
+    public static McpServerSet start(List<McpServerDefinition> definitions, Path cwd, ChildEnvironment children, Listener listener) {
+        return start(definitions, cwd, children, McpTimeouts.DEFAULT, listener);
+    }
+
     public static McpServerSet start(List<McpServerDefinition> definitions, Path cwd, McpTimeouts timeouts, Listener listener) {
+        return start(definitions, cwd, ChildEnvironment.ofAgent(cwd == null ? List.of() : List.of(cwd)), timeouts, listener);
+    }
+
+    public static McpServerSet start(List<McpServerDefinition> definitions, Path cwd, ChildEnvironment children,
+                                     McpTimeouts timeouts, Listener listener) {
         Listener safe = guarded(listener == null ? Listener.NONE : listener);
         McpServerConnection.Events events = new McpServerConnection.Events() {
             @Override
@@ -83,7 +96,7 @@ public final class McpServerSet implements AutoCloseable {
             @Override
             public void changed(McpServerConnection server) { safe.serverChanged(server.name()); }
         };
-        McpServerSet set = new McpServerSet(cwd, timeouts, events);
+        McpServerSet set = new McpServerSet(cwd, children, timeouts, events);
         set.add(definitions);
         return set;
     }
@@ -99,7 +112,7 @@ public final class McpServerSet implements AutoCloseable {
         List<McpServerConnection> connections = new ArrayList<>();
         for (McpServerDefinition d : definitions) {
             if (!names.add(d.name())) continue;
-            connections.add(new McpServerConnection(d, McpNames.serverKey(d.name(), keys), cwd, timeouts, events));
+            connections.add(new McpServerConnection(d, McpNames.serverKey(d.name(), keys), cwd, children, timeouts, events));
         }
         servers.addAll(connections);
         for (McpServerConnection c : connections) {

@@ -46,7 +46,7 @@ final class StdioProcessTransport implements McpClientTransport {
 
     private final String server;
     private final List<String> command;
-    private final Map<String, String> extraEnv;
+    private final Map<String, String> environment;
     private final List<String> secrets;
     private final Path cwd;
     private final McpJsonMapper mapper;
@@ -57,12 +57,15 @@ final class StdioProcessTransport implements McpClientTransport {
     private volatile Process process;
     private volatile boolean closing;
 
-    /** {@code secrets} are masked in the server's stderr before it is logged or kept for a failure reason. */
-    StdioProcessTransport(String server, List<String> command, Map<String, String> extraEnv, List<String> secrets, Path cwd,
+    /**
+     * {@code environment} is the process's whole environment; {@code secrets} are masked in the server's stderr
+     * before it is logged or kept for a failure reason.
+     */
+    StdioProcessTransport(String server, List<String> command, Map<String, String> environment, List<String> secrets, Path cwd,
                           McpJsonMapper mapper, Duration shutdownGrace) {
         this.server = server;
         this.command = List.copyOf(command);
-        this.extraEnv = Map.copyOf(extraEnv);
+        this.environment = Map.copyOf(environment);
         this.secrets = List.copyOf(secrets);
         this.cwd = cwd;
         this.mapper = mapper;
@@ -72,7 +75,8 @@ final class StdioProcessTransport implements McpClientTransport {
     /** Starts the process; its stdout is read once the client {@linkplain #connect connects}. */
     void start() throws McpException {
         ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().putAll(extraEnv);
+        pb.environment().clear();
+        pb.environment().putAll(environment);
         if (cwd != null && Files.isDirectory(cwd)) pb.directory(cwd.toFile());
         Process p;
         try {

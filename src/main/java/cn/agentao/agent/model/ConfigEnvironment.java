@@ -83,6 +83,11 @@ public final class ConfigEnvironment {
         return new Layer(file == null ? ".env" : file.toString(), DotEnv.read(file, processEnvironment::get));
     }
 
+    /** The sources, highest first. */
+    public List<Layer> layers() {
+        return layers;
+    }
+
     public Optional<String> get(String name) {
         for (Layer layer : layers) {
             Optional<String> value = layer.get(name);

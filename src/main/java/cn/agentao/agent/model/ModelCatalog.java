@@ -3,10 +3,12 @@ package cn.agentao.agent.model;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -26,6 +28,7 @@ public final class ModelCatalog {
     private final ModelOptions defaultOptions;
     private final String missingConfigurationHelp;
     private final List<String> warnings;
+    private final Set<String> keyVariables;
 
     private ModelCatalog(Assembly assembly) {
         this.choices = List.copyOf(assembly.choices);
@@ -35,6 +38,7 @@ public final class ModelCatalog {
         this.defaultOptions = assembly.options;
         this.missingConfigurationHelp = assembly.help();
         this.warnings = List.copyOf(assembly.warnings);
+        this.keyVariables = Set.copyOf(assembly.keyVariables);
     }
 
     /** The catalog for a session in {@code sessionCwd}, from this process's environment and the standard files. */
@@ -77,6 +81,20 @@ public final class ModelCatalog {
      */
     public List<String> warnings() {
         return warnings;
+    }
+
+    /** The variables the providers read their keys from (set or not), e.g. {@code OPENAI_API_KEY} or an {@code apiKeyEnv}. */
+    public Set<String> keyVariables() {
+        return keyVariables;
+    }
+
+    /** The keys of the usable providers, from whatever source: secrets to keep out of child processes. */
+    public Set<String> keys() {
+        Set<String> keys = new LinkedHashSet<>();
+        providers.values().forEach(p -> {
+            if (p.apiKey() != null) keys.add(p.apiKey());
+        });
+        return keys;
     }
 
     /** Temperature and max tokens from {@code LLM_TEMPERATURE} / {@code LLM_MAX_TOKENS}, default timeouts and retries. */
@@ -154,6 +172,7 @@ public final class ModelCatalog {
         final List<String> warnings = new ArrayList<>();
         final List<String> envMissing = new ArrayList<>();
         final List<String> configMissing = new ArrayList<>();
+        final Set<String> keyVariables = new LinkedHashSet<>();
         ModelChoice defaultChoice;
         ModelOptions options;
 
@@ -185,6 +204,7 @@ public final class ModelCatalog {
         }
 
         private void addEnvironmentProvider() {
+            keyVariables.add(prefix + "_API_KEY");
             ConfigEnvironment.Endpoint endpoint = env.endpoint(prefix);
             ProviderKind kind = ProviderKind.forPrefix(prefix);
             if (endpoint.apiFormat() != null) {
@@ -222,6 +242,7 @@ public final class ModelCatalog {
             String apiKeyOrigin = "the apiKey of " + where;
             if (apiKey == null) {
                 String keyVariable = entry.apiKeyEnv() != null ? entry.apiKeyEnv() : variablePrefix + "_API_KEY";
+                keyVariables.add(keyVariable);
                 apiKey = env.get(keyVariable).orElse(null);
                 apiKeyOrigin = keyVariable + env.origin(keyVariable).map(o -> " (from " + o + ")").orElse("");
                 if (apiKey == null && entry.kind().needsApiKey()) {

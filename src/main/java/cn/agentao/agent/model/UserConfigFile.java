@@ -11,11 +11,21 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The user's {@code config.json}: several providers, each with its models, and a default {@code provider/model}.
+ * The user's {@code config.json}: several providers, each with its models, and a default {@code provider/model};
+ * and {@code passEnv}, the variables the user lets child processes inherit although they look like credentials.
  * See {@code docs/configuration.md} for the format. Problems are collected as plain sentences (never values),
  * and the usable rest of the file is kept.
  */
-public record UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems) {
+public record UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems, List<String> passEnv) {
+    private static final java.util.regex.Pattern VARIABLE_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    public UserConfigFile {
+        passEnv = List.copyOf(passEnv);
+    }
+
+    public UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems) {
+        this(providers, defaultValue, problems, List.of());
+    }
 
     /** One {@code providers} entry as written; {@code apiKey} is the literal key, if the file holds one. */
     public record ProviderEntry(
@@ -70,7 +80,23 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
             }
         }
         String defaultValue = text(root.get("default"));
-        return new UserConfigFile(List.copyOf(providers), defaultValue, List.copyOf(problems));
+        List<String> passEnv = passEnv(root.get("passEnv"), fileName, problems);
+        return new UserConfigFile(List.copyOf(providers), defaultValue, List.copyOf(problems), passEnv);
+    }
+
+    private static List<String> passEnv(JsonNode node, String fileName, List<String> problems) {
+        if (node == null || node.isNull()) return List.of();
+        if (!node.isArray()) {
+            problems.add(fileName + ": \"passEnv\" must be an array of variable names; it was ignored.");
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode item = node.get(i);
+            if (item.isTextual() && VARIABLE_NAME.matcher(item.asText()).matches()) names.add(item.asText());
+            else problems.add(fileName + ": \"passEnv\" entry " + (i + 1) + " is not a variable name; it was ignored.");
+        }
+        return List.copyOf(names);
     }
 
     private static ProviderEntry provider(String rawId, JsonNode node, String fileName, List<String> problems) {

@@ -7,7 +7,6 @@ import cn.agentao.agent.permission.PermissionRequest.RunCommand;
 import cn.agentao.agent.permission.PermissionRequest.WritePath;
 import cn.agentao.agent.permission.PermissionRules.Rule;
 import cn.agentao.agent.permission.PermissionRules.Subject;
-import cn.agentao.agent.permission.ShellCommandLine.Redirect;
 import cn.agentao.agent.permission.ShellCommandLine.SimpleCommand;
 
 import java.nio.file.Path;
@@ -39,8 +38,6 @@ import java.util.Set;
  * </ol>
  */
 public final class PermissionEngine {
-    private static final Set<String> PRIVILEGE = Set.of("sudo", "doas", "su", "pkexec", "run0");
-
     private final PermissionRules userRules;
     private final NetworkGuard guard;
 
@@ -66,9 +63,9 @@ public final class PermissionEngine {
     private Decision decideCommand(RunCommand rc, Mode mode, Workspace ws, PermissionMemory memory) {
         Path cwd = absolute(ws, rc.cwd());
         ShellCommandLine line = ShellCommandLine.parse(rc.commandLine());
-        Optional<String> blocked = CommandBlocklist.check(line, cwd, ws.home());
-        if (blocked.isPresent()) {
-            return Decision.deny("Refused: " + blocked.get() + " cannot be undone, so it never runs, in any mode.");
+        Optional<CommandBlocklist.Finding> blocked = CommandBlocklist.check(line, cwd, ws.home());
+        if (blocked.isPresent() && blocked.get().certain()) {
+            return Decision.deny("Refused: " + blocked.get().what() + " cannot be undone, so it never runs, in any mode.");
         }
         List<SimpleCommand> commands = line.effectiveCommands();
         Subject subject = new Subject(rc.tool(), commands.stream().map(SimpleCommand::text).toList(),
@@ -76,26 +73,29 @@ public final class PermissionEngine {
         Optional<Decision> denied = denyRulesAndMemory(rc, subject, memory);
         if (denied.isPresent()) return denied.get();
 
-        boolean readOnly = ReadOnlyCommands.isReadOnly(rc.commandLine());
+        boolean readOnly = ReadOnlyCommands.isReadOnly(rc.commandLine(), cwd);
         if (mode.isReadOnly() && !readOnly) {
             return Decision.deny(modeName(mode) + " mode runs only read-only commands (no chaining, pipes, "
                     + "redirections or substitutions); `" + rc.commandLine().strip() + "` is not one.");
         }
-        boolean privileged = commands.stream().anyMatch(c -> c.privileged() || PRIVILEGE.contains(c.program()));
+        boolean privileged = commands.stream().anyMatch(c -> c.privileged() || EffectiveCommands.PRIVILEGE.contains(c.program()));
         if (mode == Mode.WORKSPACE_WRITE) {
             if (privileged) return Decision.deny("Workspace-write mode never runs commands with sudo, su or doas.");
-            if (commands.stream().anyMatch(PermissionEngine::isForcedRecursiveRm)) {
+            if (commands.stream().anyMatch(CommandBlocklist::isForcedRecursiveRm)) {
                 return Decision.deny("Workspace-write mode never runs rm -rf; delete specific files instead.");
             }
         }
 
-        Optional<String> outside = ws.contains(cwd) ? outsidePathArgument(commands, cwd, ws) : Optional.of(cwd.toString());
+        if (blocked.isPresent()) { // the blocklist could not tell: a run-time value may make it unrecoverable
+            return Decision.askEveryTime("The command may be unrecoverable: " + blocked.get().what() + ".");
+        }
+        Optional<String> outside = ws.contains(cwd) ? CommandPaths.firstOutside(commands, cwd, ws) : Optional.of(cwd.toString());
         if (outside.isPresent() && !(mode == Mode.FULL_ACCESS && readOnly)) {
             return Decision.askEveryTime("The command touches " + outside.get() + ", outside the workspace.");
         }
         Rule ask = userRules.matchAsk(subject);
         if (ask != null) return Decision.askEveryTime("Your permission rules ask before this command.");
-        if (allowedByRules(subject, commands)) return Decision.allow("Allowed by your permission rules.");
+        if (allowedByRules(subject, commands, cwd)) return Decision.allow("Allowed by your permission rules.");
         if (memory.recall(rc).orElse(null) == PermissionMemory.Answer.ALLOW) {
             return Decision.allow("Allowed earlier in this session (" + memory.describeScope(rc) + ").");
         }
@@ -184,12 +184,9 @@ public final class PermissionEngine {
     }
 
     /** Allow rules cover the line when each command is allowed by a rule, or is {@code cd} or read-only. */
-    private boolean allowedByRules(Subject subject, List<SimpleCommand> commands) {
+    private boolean allowedByRules(Subject subject, List<SimpleCommand> commands, Path cwd) {
         List<String> needing = new ArrayList<>();
-        for (SimpleCommand c : commands) {
-            if (c.program().equals("cd") || ReadOnlyCommands.isReadOnly(c)) continue;
-            needing.add(c.text());
-        }
+        for (SimpleCommand c : ReadOnlyCommands.needingApproval(commands, cwd)) needing.add(c.text());
         if (needing.isEmpty() && !commands.isEmpty()) needing.add(commands.get(0).text());
         return userRules.allows(new Subject(subject.tool(), needing, subject.commandLine(), List.of(), List.of(), null));
     }
@@ -216,67 +213,6 @@ public final class PermissionEngine {
 
     private static Path absolute(Workspace ws, Path p) {
         return p.isAbsolute() ? p : ws.absolutize(p.toString());
-    }
-
-    private static boolean isForcedRecursiveRm(SimpleCommand c) {
-        if (!c.program().equals("rm")) return false;
-        boolean recursive = false, force = false;
-        for (String a : c.args()) {
-            if (a.equals("--")) break;
-            if (a.equals("--recursive")) recursive = true;
-            else if (a.equals("--force")) force = true;
-            else if (a.startsWith("-") && !a.startsWith("--")) {
-                recursive |= a.indexOf('r') > 0 || a.indexOf('R') > 0;
-                force |= a.indexOf('f') > 0;
-            }
-        }
-        return recursive && force;
-    }
-
-    /**
-     * The first path argument or redirection target of the commands that lies outside the workspace, or that
-     * could (a glob that may match {@code ..}, {@code ~user}). Computed values ({@code $X}) are not judged.
-     */
-    static Optional<String> outsidePathArgument(List<SimpleCommand> commands, Path cwd, Workspace ws) {
-        for (SimpleCommand c : commands) {
-            List<String> args = c.words();
-            for (int i = 1; i < args.size(); i++) {
-                String a = args.get(i);
-                boolean globbed = c.globbed().get(i);
-                if (a.startsWith("-")) {
-                    int eq = a.indexOf('=');
-                    if (eq < 0) continue;
-                    a = a.substring(eq + 1);
-                }
-                if (!a.equals("{}") && isOutside(a, globbed, cwd, ws)) return Optional.of(a);
-            }
-            for (Redirect r : c.redirects()) {
-                String op = r.operator();
-                if (op.contains("<<") || r.target().matches("\\d+|-")) continue;
-                if (isOutside(r.target(), false, cwd, ws)) return Optional.of(r.target());
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static boolean isOutside(String arg, boolean globbed, Path cwd, Workspace ws) {
-        if (arg.isEmpty() || arg.contains("$") || arg.contains("`")) return false;
-        if (arg.startsWith("/dev/") && !arg.contains("..") && !CommandBlocklist.isDevice(arg)) return false;
-        if (arg.startsWith("~") && !arg.equals("~") && !arg.startsWith("~/")) return true; // ~user
-        // judge the literal directory a glob is anchored at; a wildcard segment that may match "." or ".." is outside
-        StringBuilder literal = new StringBuilder();
-        String[] parts = arg.split("/", -1);
-        for (int i = 0; i < parts.length; i++) {
-            String part = parts[i];
-            if (globbed && Glob.hasWildcards(part)) {
-                if (part.startsWith(".") || part.startsWith("[") || part.startsWith("{") || part.contains("..")) return true;
-                break;
-            }
-            if (i > 0) literal.append('/');
-            literal.append(part);
-        }
-        String base = literal.isEmpty() ? (arg.startsWith("/") ? "/" : ".") : literal.toString();
-        return !ws.contains(Workspace.absolutize(cwd, ws.home(), base));
     }
 
     /** "Read-only", "Plan": the mode id as the start of a sentence. */

@@ -123,9 +123,9 @@ public final class PermissionMemory {
                 for (SimpleCommand c : commands) {
                     String p = c.words().isEmpty() ? "" : c.words().get(0);
                     if (p.contains("$") || p.contains("`") || p.contains("*") || p.contains("?")) yield Optional.empty();
-                    // like allow rules: read-only commands and cd need no approval of their own
-                    if (!c.program().equals("cd") && !ReadOnlyCommands.isReadOnly(c)) programs.add(c.program());
                 }
+                // like allow rules: read-only commands and cd need no approval of their own
+                for (SimpleCommand c : ReadOnlyCommands.needingApproval(commands, rc.cwd())) programs.add(c.program());
                 if (programs.isEmpty()) programs.add(commands.isEmpty() ? "" : commands.get(0).program());
                 yield Optional.of(programs.stream().map(p -> new Scope(rc.tool(), p, null)).toList());
             }

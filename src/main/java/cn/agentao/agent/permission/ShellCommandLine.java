@@ -19,8 +19,20 @@ import java.util.Set;
  */
 public final class ShellCommandLine {
 
-    /** A redirection such as {@code > out.txt} ({@code operator} includes any fd number, e.g. {@code 2>}). */
-    public record Redirect(String operator, String target) {}
+    /**
+     * A redirection such as {@code > out.txt} ({@code operator} includes any fd number, e.g. {@code 2>}). For a
+     * here-document ({@code <<EOF}) the target is the delimiter and {@code body} its text; for a here-string
+     * ({@code <<<}) the target is the word.
+     */
+    public record Redirect(String operator, String target, String body) {
+        public Redirect(String operator, String target) {
+            this(operator, target, null);
+        }
+
+        boolean isHereDocument() { return operator.endsWith("<<") || operator.endsWith("<<-"); }
+
+        boolean isHereString() { return operator.endsWith("<<<"); }
+    }
 
     /**
      * One simple command.
@@ -29,9 +41,16 @@ public final class ShellCommandLine {
      * @param words       the command name and its arguments, unquoted
      * @param globbed     per word: whether it holds an unquoted {@code * ? [ {} the shell would expand
      * @param privileged  set by {@link #effectiveCommands()} when reached through sudo, doas, su or pkexec
+     * @param pipedFrom   the command whose output is this one's input through a pipe: {@link #UNKNOWN_SOURCE}
+     *                    when that is no simple command (a subshell, a group), null when there is no pipe
      */
     public record SimpleCommand(List<String> assignments, List<String> words, List<Boolean> globbed,
-                                List<Redirect> redirects, boolean privileged) {
+                                List<Redirect> redirects, boolean privileged, SimpleCommand pipedFrom) {
+        public SimpleCommand(List<String> assignments, List<String> words, List<Boolean> globbed,
+                             List<Redirect> redirects, boolean privileged) {
+            this(assignments, words, globbed, redirects, privileged, null);
+        }
+
         public SimpleCommand {
             assignments = List.copyOf(assignments);
             words = List.copyOf(words);
@@ -59,25 +78,40 @@ public final class ShellCommandLine {
             return sb.toString();
         }
 
-        /** The command formed by words {@code from} (inclusive) to {@code to} (exclusive), e.g. after a wrapper. */
-        SimpleCommand part(int from, int to, boolean privileged) {
+        /**
+         * The command formed by words {@code from} (inclusive) to {@code to} (exclusive), e.g. after a wrapper;
+         * with {@code sameIo} it keeps this command's redirections and pipe (a wrapper's child inherits them).
+         */
+        SimpleCommand part(int from, int to, boolean privileged, boolean sameIo) {
             return new SimpleCommand(List.of(), words.subList(from, to), globbed.subList(from, to),
-                    from == 0 ? redirects : List.of(), this.privileged || privileged);
+                    sameIo || from == 0 ? redirects : List.of(), this.privileged || privileged,
+                    sameIo ? pipedFrom : null);
+        }
+
+        /** This command with {@code extra} words appended (unglobbed), e.g. what xargs adds from its input. */
+        SimpleCommand plus(List<String> extra) {
+            List<String> w = new ArrayList<>(words);
+            w.addAll(extra);
+            List<Boolean> g = new ArrayList<>(globbed);
+            for (int i = 0; i < extra.size(); i++) g.add(false);
+            return new SimpleCommand(assignments, w, g, redirects, privileged, pipedFrom);
         }
 
         SimpleCommand asPrivileged() {
-            return new SimpleCommand(assignments, words, globbed, redirects, true);
+            return new SimpleCommand(assignments, words, globbed, redirects, true, pipedFrom);
         }
     }
 
+    /** Stands for the producer of a pipe that is no simple command ({@code (a; b) | sh}). */
+    public static final SimpleCommand UNKNOWN_SOURCE = new SimpleCommand(List.of(), List.of(), List.of(), List.of(), false);
+
     private static final Set<String> LEADING_RESERVED = Set.of(
             "!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "time", "esac");
-    private static final Set<String> SHELLS = Set.of("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox");
-    private static final Set<String> PRIVILEGE = Set.of("sudo", "doas", "su", "pkexec", "run0");
-    private static final int MAX_DEPTH = 8;
+    static final int MAX_DEPTH = 8;
 
     private final String source;
     private final List<SimpleCommand> commands;
+    private EffectiveCommands expansion;
 
     private ShellCommandLine(String source, List<SimpleCommand> commands) {
         this.source = source;
@@ -97,113 +131,23 @@ public final class ShellCommandLine {
     public List<SimpleCommand> commands() { return commands; }
 
     /**
-     * {@link #commands()} with wrappers looked through: {@code sudo rm x} yields {@code rm x} (privileged),
-     * {@code bash -c 'a; b'} yields {@code a} and {@code b}, {@code find . -exec rm {} ;} yields {@code rm {} ;}.
+     * {@link #commands()} with wrappers looked through and scripts looked into ({@link EffectiveCommands}):
+     * {@code sudo rm x} yields {@code rm x} (privileged), {@code bash -c 'a; b'} yields {@code a} and {@code b},
+     * {@code find . -exec rm {} ;} yields {@code rm {} ;}, {@code echo 'rm x' | sh} yields {@code rm x}.
      * The wrapper command itself is kept too, so nothing is hidden.
      */
     public List<SimpleCommand> effectiveCommands() {
-        List<SimpleCommand> out = new ArrayList<>();
-        for (SimpleCommand c : commands) expand(c, out, 0);
-        return out;
+        return expansion().commands();
     }
 
-    private static void expand(SimpleCommand c, List<SimpleCommand> out, int depth) {
-        out.add(c);
-        if (depth >= MAX_DEPTH) return;
-        List<String> w = c.words();
-        if (w.isEmpty()) return;
-        String prog = c.program();
-        // interpreters given a script on the command line
-        if (SHELLS.contains(prog) || prog.equals("su")) {
-            for (int i = 1; i < w.size() - 1; i++) {
-                String a = w.get(i);
-                if (a.equals("-c") || (a.startsWith("-") && !a.startsWith("--") && a.indexOf('c') > 0)) {
-                    boolean priv = c.privileged() || prog.equals("su");
-                    for (SimpleCommand inner : parse(w.get(i + 1)).commands()) {
-                        expand(priv ? inner.asPrivileged() : inner, out, depth + 1);
-                    }
-                    break;
-                }
-            }
-            if (prog.equals("busybox") && w.size() > 1) expand(c.part(1, w.size(), false), out, depth + 1);
-            return;
-        }
-        if (prog.equals("eval")) {
-            for (SimpleCommand inner : parse(String.join(" ", w.subList(1, w.size()))).commands()) {
-                expand(c.privileged() ? inner.asPrivileged() : inner, out, depth + 1);
-            }
-            return;
-        }
-        if (prog.equals("find")) {
-            for (int i = 1; i < w.size() - 1; i++) {
-                String a = w.get(i);
-                if (a.equals("-exec") || a.equals("-execdir") || a.equals("-ok") || a.equals("-okdir")) {
-                    int end = i + 1;
-                    while (end < w.size() && !w.get(end).equals(";") && !w.get(end).equals("+")) end++;
-                    if (end > i + 1) expand(c.part(i + 1, end, false), out, depth + 1);
-                    i = end;
-                }
-            }
-            return;
-        }
-        int skip = wrapperArgs(prog, w);
-        if (skip > 0 && skip < w.size()) {
-            expand(c.part(skip, w.size(), PRIVILEGE.contains(prog)), out, depth + 1);
-        }
+    /** This line's text and the text of every script found inside it ({@code bash -c}, here-strings into sh, ...). */
+    public List<String> scripts() {
+        return expansion().scripts();
     }
 
-    /**
-     * For a command that runs another command given as its trailing words, the index of that command's name;
-     * 0 when {@code prog} is no such wrapper.
-     */
-    private static int wrapperArgs(String prog, List<String> w) {
-        int i = 1;
-        switch (prog) {
-            case "sudo", "doas", "pkexec", "run0" -> {
-                while (i < w.size() && w.get(i).startsWith("-")) {
-                    String a = w.get(i++);
-                    if (a.equals("--")) break;
-                    if (a.matches("-[ugCDhpTrt]|--(user|group|chdir|prompt|close-from|role|type|host)") && i < w.size()) i++;
-                }
-            }
-            case "env" -> {
-                while (i < w.size()) {
-                    String a = w.get(i);
-                    if (a.equals("--")) { i++; break; }
-                    if (a.matches("-[uCS]|--(unset|chdir|split-string)")) { i += 2; continue; }
-                    if (a.startsWith("-") || a.matches("[A-Za-z_][A-Za-z0-9_]*=.*")) { i++; continue; }
-                    break;
-                }
-            }
-            case "nice", "ionice", "stdbuf", "chrt", "taskset", "setsid", "nohup", "time", "command", "exec",
-                 "builtin", "unbuffer", "caffeinate", "flock", "chroot", "watch", "strace", "ltrace", "script" -> {
-                while (i < w.size() && w.get(i).startsWith("-")) {
-                    String a = w.get(i++);
-                    if (a.equals("--")) break;
-                    if (a.matches("-[nctpoeiSs]") && i < w.size() && !prog.equals("time")) i++;
-                }
-                // a leading numeric argument (nice 10 cmd, taskset 0x3 cmd, chrt 50 cmd)
-                if ((prog.equals("taskset") || prog.equals("chrt")) && i < w.size()) i++;
-                if (prog.equals("chroot") && i < w.size()) i++;
-            }
-            case "timeout" -> {
-                while (i < w.size() && w.get(i).startsWith("-")) {
-                    String a = w.get(i++);
-                    if (a.matches("-[sk]|--(signal|kill-after)") && i < w.size()) i++;
-                }
-                i++; // the duration
-            }
-            case "xargs", "parallel" -> {
-                while (i < w.size() && w.get(i).startsWith("-")) {
-                    String a = w.get(i++);
-                    if (a.equals("--")) break;
-                    if (a.matches("-[IiLlnPdsEa]|--(replace|max-lines|max-args|max-procs|delimiter|arg-file|eof)")
-                            && i < w.size()) i++;
-                }
-            }
-            default -> { return 0; }
-        }
-        return i;
+    private EffectiveCommands expansion() {
+        if (expansion == null) expansion = EffectiveCommands.of(this);
+        return expansion;
     }
 
     /** Total, recursive scanner; adds each finished simple command to {@code out}. */
@@ -219,7 +163,8 @@ public final class ShellCommandLine {
         private final List<Boolean> globbed = new ArrayList<>();
         private final List<Redirect> redirects = new ArrayList<>();
         private final List<SimpleCommand> nested = new ArrayList<>();
-        private final List<String[]> pendingHeredocs = new ArrayList<>(); // {delimiter, quoted?, dash?}
+        private int heredocResume = -1; // where parsing goes on after the bodies of this line's here-documents
+        private SimpleCommand pipeSource; // the producer of the pipe into the next command, if any
         private StringBuilder word = new StringBuilder();
         private boolean inWord;
         private int quotedFrom = -1; // index in word of the first quoted character, -1 when none
@@ -246,8 +191,13 @@ public final class ShellCommandLine {
                 }
                 switch (c) {
                     case ' ', '\t', '\r' -> { endWord(); pos++; }
-                    case '\n' -> { endCommand(); pos++; skipHeredocBodies(); }
-                    case ';' -> { endCommand(); pos++; }
+                    case '\n' -> {
+                        endPipeline();
+                        pos++;
+                        if (heredocResume > pos) pos = heredocResume;
+                        heredocResume = -1;
+                    }
+                    case ';' -> { endPipeline(); pos++; }
                     case '&' -> {
                         if (peek(1) == '>') { // &> file, &>> file
                             endWord();
@@ -255,11 +205,20 @@ public final class ShellCommandLine {
                             pos += peek(2) == '>' ? 3 : 2;
                             pendingRedirect = s.substring(start, pos);
                         } else {
-                            endCommand();
+                            endPipeline();
                             pos += peek(1) == '&' ? 2 : 1;
                         }
                     }
-                    case '|' -> { endCommand(); pos += (peek(1) == '|' || peek(1) == '&') ? 2 : 1; }
+                    case '|' -> {
+                        if (peek(1) == '|') {
+                            endPipeline();
+                            pos += 2;
+                        } else {
+                            SimpleCommand producer = endCommand();
+                            pipeSource = producer != null ? producer : UNKNOWN_SOURCE;
+                            pos += peek(1) == '&' ? 2 : 1;
+                        }
+                    }
                     case '(' -> {
                         endCommand();
                         parenDepth++;
@@ -448,23 +407,30 @@ public final class ShellCommandLine {
             if (quotedFrom < 0) quotedFrom = word.length();
         }
 
-        private void skipHeredocBodies() {
-            if (pendingHeredocs.isEmpty()) return;
-            List<String[]> docs = new ArrayList<>(pendingHeredocs);
-            pendingHeredocs.clear();
-            for (String[] doc : docs) {
-                StringBuilder body = new StringBuilder();
-                while (pos < s.length()) {
-                    int eol = s.indexOf('\n', pos);
-                    if (eol < 0) eol = s.length();
-                    String line = s.substring(pos, eol);
-                    pos = Math.min(eol + 1, s.length());
-                    String cmp = doc[2] != null ? line.replaceFirst("^\t+", "") : line;
-                    if (cmp.equals(doc[0])) break;
-                    body.append(line).append('\n');
-                }
-                if (doc[1] == null) scanExpansions(body.toString());
+        /**
+         * Reads the body of a here-document whose operator was just read: it starts on the line after this one
+         * (after the bodies of earlier here-documents of the line) and ends at the delimiter line.
+         */
+        private String readHeredocBody(String delimiter, boolean dash, boolean quoted) {
+            int start = heredocResume;
+            if (start < 0) {
+                int eol = s.indexOf('\n', pos);
+                start = eol < 0 ? s.length() : eol + 1;
             }
+            StringBuilder body = new StringBuilder();
+            int at = start;
+            while (at < s.length()) {
+                int eol = s.indexOf('\n', at);
+                if (eol < 0) eol = s.length();
+                String line = s.substring(at, eol);
+                at = Math.min(eol + 1, s.length());
+                String cmp = dash ? line.replaceFirst("^\t+", "") : line;
+                if (cmp.equals(delimiter)) break;
+                body.append(line).append('\n');
+            }
+            heredocResume = at;
+            if (!quoted) scanExpansions(body.toString());
+            return body.toString();
         }
 
         private void endWord() {
@@ -473,10 +439,9 @@ public final class ShellCommandLine {
             if (pendingRedirect != null) {
                 String op = pendingRedirect;
                 pendingRedirect = null;
-                redirects.add(new Redirect(op, w));
-                if (op.endsWith("<<") || op.endsWith("<<-")) {
-                    pendingHeredocs.add(new String[]{w, quotedFrom >= 0 ? "q" : null, op.endsWith("-") ? "-" : null});
-                }
+                Redirect r = new Redirect(op, w);
+                if (r.isHereDocument()) r = new Redirect(op, w, readHeredocBody(w, op.endsWith("-"), quotedFrom >= 0));
+                redirects.add(r);
             } else if (words.isEmpty() && w.matches("[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*])?\\+?=.*")
                     && (quotedFrom < 0 || quotedFrom > w.indexOf('='))) {
                 assignments.add(w);
@@ -490,10 +455,14 @@ public final class ShellCommandLine {
             unquotedWildcard = false;
         }
 
-        private void endCommand() {
+        /** Ends the simple command being read; returns it (null when it was empty). */
+        private SimpleCommand endCommand() {
             endWord();
+            SimpleCommand made = null;
             if (!words.isEmpty() || !assignments.isEmpty() || !redirects.isEmpty()) {
-                out.add(new SimpleCommand(assignments, words, globbed, redirects, false));
+                made = new SimpleCommand(assignments, words, globbed, redirects, false, pipeSource);
+                out.add(made);
+                pipeSource = null;
             }
             out.addAll(nested);
             nested.clear();
@@ -502,6 +471,13 @@ public final class ShellCommandLine {
             globbed.clear();
             redirects.clear();
             pendingRedirect = null;
+            return made;
+        }
+
+        /** Ends the command and the pipeline it is part of ({@code ;}, {@code &&}, {@code ||}, {@code &}, newline). */
+        private void endPipeline() {
+            endCommand();
+            pipeSource = null;
         }
     }
 }

@@ -1,5 +1,6 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.util.Cancellation;
 
 import cn.agentao.agent.protocol.Json;
@@ -10,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,14 +25,20 @@ import java.util.concurrent.TimeoutException;
 public final class ClientTerminalRunner implements CommandRunner {
     private static final Logger log = LoggerFactory.getLogger(ClientTerminalRunner.class);
     private static final long EXIT_AFTER_KILL_MS = 5000;
-    private static final Map<String, String> ENV = Map.of("PAGER", "cat", "GIT_PAGER", "cat", "GIT_TERMINAL_PROMPT", "0");
 
     private final ClientRequests client;
     private final String sessionId;
+    private final ChildEnvironment environment;
 
     public ClientTerminalRunner(ClientRequests client, String sessionId) {
+        this(client, sessionId, ChildEnvironment.ofAgent(java.util.List.of()));
+    }
+
+    /** {@code environment} says which variables the terminal is asked to set (it cannot be asked to unset any). */
+    public ClientTerminalRunner(ClientRequests client, String sessionId, ChildEnvironment environment) {
         this.client = client;
         this.sessionId = sessionId;
+        this.environment = environment;
     }
 
     @Override
@@ -41,7 +47,7 @@ public final class ClientTerminalRunner implements CommandRunner {
         ObjectNode create = Json.object().put("sessionId", sessionId).put("command", "bash");
         create.putArray("args").add("-c").add(spec.commandLine());
         ArrayNode env = create.putArray("env");
-        ENV.forEach((k, v) -> env.addObject().put("name", k).put("value", v));
+        environment.forClientTerminal().forEach((k, v) -> env.addObject().put("name", k).put("value", v));
         create.put("cwd", spec.cwd().toString());
         create.put("outputByteLimit", spec.outputLimit());
         JsonNode created = call("terminal/create", create);

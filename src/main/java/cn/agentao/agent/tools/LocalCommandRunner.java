@@ -1,5 +1,6 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.util.Cancellation;
 
 import org.slf4j.Logger;
@@ -13,9 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -41,27 +40,23 @@ public final class LocalCommandRunner implements CommandRunner {
     private static final long TERM_GRACE_MS = 1000;
     private static final Path SETSID = findSetsid();
 
-    private final Map<String, String> extraEnv;
+    private final ChildEnvironment environment;
     private final Path setsid;
 
+    /** Commands outside a session: the agent's environment without its credentials. */
     public LocalCommandRunner() {
-        this(Map.of());
+        this(ChildEnvironment.ofAgent(List.of()));
     }
 
-    /** @param extraEnv variables added to the agent's environment for each command */
-    public LocalCommandRunner(Map<String, String> extraEnv) {
-        this(extraEnv, true);
+    /** @param environment what every command gets as its whole environment */
+    public LocalCommandRunner(ChildEnvironment environment) {
+        this(environment, true);
     }
 
     /** @param useProcessGroup false to rely on {@link ProcessHandle#descendants()} alone (as without setsid) */
-    LocalCommandRunner(Map<String, String> extraEnv, boolean useProcessGroup) {
+    LocalCommandRunner(ChildEnvironment environment, boolean useProcessGroup) {
         this.setsid = useProcessGroup ? SETSID : null;
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("PAGER", "cat");
-        env.put("GIT_PAGER", "cat");
-        env.put("GIT_TERMINAL_PROMPT", "0");
-        env.putAll(extraEnv);
-        this.extraEnv = Map.copyOf(env);
+        this.environment = environment;
     }
 
     private static Path findSetsid() {
@@ -82,7 +77,8 @@ public final class LocalCommandRunner implements CommandRunner {
                 .directory(spec.cwd().toFile())
                 .redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.environment().putAll(extraEnv);
+        pb.environment().clear();
+        pb.environment().putAll(environment.variables());
 
         int limit = Math.max(1024, spec.outputLimit());
         BoundedOutput output = new BoundedOutput(limit / 4, Math.max(DISPLAY_CHARS, limit));

@@ -1,5 +1,6 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.protocol.ClientCapabilities;
 
 import java.io.IOException;
@@ -21,12 +22,19 @@ public record ToolEnvironment(FileAccess files, CommandRunner commands, UserQues
      * client terminals only with {@code terminal}, questions only with the ask-user extension.
      */
     public static ToolEnvironment forClient(ClientCapabilities caps, ClientRequests client, String sessionId) {
+        return forClient(caps, client, sessionId, ChildEnvironment.ofAgent(java.util.List.of()));
+    }
+
+    /** As above; commands run with {@code children} as their environment. */
+    public static ToolEnvironment forClient(ClientCapabilities caps, ClientRequests client, String sessionId,
+                                            ChildEnvironment children) {
         FileAccess local = new LocalFileAccess();
         FileAccess remote = new ClientFileAccess(client, sessionId);
         FileAccess reads = caps.readTextFile() ? remote : local;
         FileAccess writes = caps.writeTextFile() ? remote : local;
         FileAccess files = reads == writes ? reads : new SplitFileAccess(reads, writes);
-        CommandRunner commands = caps.terminal() ? new ClientTerminalRunner(client, sessionId) : new LocalCommandRunner();
+        CommandRunner commands = caps.terminal() ? new ClientTerminalRunner(client, sessionId, children)
+                : new LocalCommandRunner(children);
         UserQuestions questions = caps.askUser() ? new ClientUserQuestions(client, sessionId) : UserQuestions.UNAVAILABLE;
         return new ToolEnvironment(files, commands, questions);
     }

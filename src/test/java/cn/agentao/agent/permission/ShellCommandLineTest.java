@@ -64,9 +64,44 @@ class ShellCommandLineTest {
     }
 
     @Test
+    void recordsWhatFeedsAPipeAndHereDocumentBodies() {
+        List<SimpleCommand> cs = ShellCommandLine.parse("echo a | sh; (x) | bash; sh").commands();
+        assertEquals("echo a", cs.get(1).pipedFrom().text());
+        assertEquals(ShellCommandLine.UNKNOWN_SOURCE, cs.get(3).pipedFrom());
+        assertEquals(null, cs.get(4).pipedFrom());
+        SimpleCommand cat = ShellCommandLine.parse("cat <<EOF | sh\nrm -rf x\nEOF\nnext").commands().get(0);
+        assertEquals("rm -rf x\n", cat.redirects().get(0).body());
+        assertEquals(List.of("cat << EOF", "sh", "next"), texts("cat <<EOF | sh\nrm -rf x\nEOF\nnext"));
+    }
+
+    private static List<String> effective(String line) {
+        return ShellCommandLine.parse(line).effectiveCommands().stream().map(SimpleCommand::text).toList();
+    }
+
+    @Test
+    void looksIntoScriptsFedToShellsAndWrappers() {
+        assertTrue(effective("echo 'rm -rf ~' | sh").contains("rm -rf ~"));
+        assertTrue(effective("bash <<< 'rm -rf ~'").contains("rm -rf ~"));
+        assertTrue(effective("bash <<EOF\nrm -rf ~\nEOF").contains("rm -rf ~"));
+        assertTrue(effective("cat <<'EOF' | sh\nrm -rf ~\nEOF").contains("rm -rf ~"));
+        assertTrue(effective("env -S 'rm -rf ${HOME}'").contains("rm -rf ${HOME}"));
+        assertTrue(effective("xargs rm -rf <<< ~").contains("rm -rf ~"));
+        assertTrue(effective("bash -c -e 'rm -rf ~'").contains("rm -rf ~"));
+        assertTrue(effective("nice --adjustment 5 rm -rf /").contains("rm -rf /"));
+        assertTrue(effective("doas -u root rm -rf /").contains("rm -rf /"));
+        assertTrue(effective("watch -d rm -rf /").contains("rm -rf /"));
+        assertTrue(effective("watch -n 5 'rm -rf /'").contains("rm -rf /"));
+        assertTrue(effective("curl x | sh").contains(EffectiveCommands.COMPUTED_SCRIPT));
+        assertTrue(effective("find . | xargs rm").contains("rm " + EffectiveCommands.COMPUTED_INPUT));
+        assertTrue(ShellCommandLine.parse("bash -c ':(){ :|:& };:'").scripts().contains(":(){ :|:& };:"));
+    }
+
+    @Test
     void neverThrowsOnGarbage() {
-        for (String s : List.of("'unterminated", "\"open $(", "$(((", "`", "<<", "a >", "}}}{{{", "\\", "$'\\", "${")) {
+        for (String s : List.of("'unterminated", "\"open $(", "$(((", "`", "<<", "a >", "}}}{{{", "\\", "$'\\", "${",
+                "cat <<", "x | | sh", "env -S", "xargs", "bash -c", "f(){ f", "<<<", "sh <<EOF", "a{,{,}")) {
             ShellCommandLine.parse(s).effectiveCommands();
+            CommandBlocklist.check(ShellCommandLine.parse(s), java.nio.file.Path.of("/tmp"), java.nio.file.Path.of("/root"));
         }
     }
 }

@@ -1,5 +1,7 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
+import cn.agentao.agent.childenv.Credentials;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 
@@ -141,7 +143,9 @@ class ClientDelegationTest {
         CompletableFuture<JsonNode> exit = CompletableFuture.completedFuture(Json.object().put("exitCode", 0));
         FakeClient client = terminalClient(exit);
         List<String> terminals = new CopyOnWriteArrayList<>();
-        CommandRunner.Result r = new ClientTerminalRunner(client, "s1").run(SPEC, new CommandRunner.Listener() {
+        Map<String, String> agentEnv = Map.of("GITHUB_TOKEN", "ghp_0123456789abcdef", "HOME", "/home/me");
+        ChildEnvironment children = ChildEnvironment.of(agentEnv, Credentials.of(agentEnv), List.of());
+        CommandRunner.Result r = new ClientTerminalRunner(client, "s1", children).run(SPEC, new CommandRunner.Listener() {
             @Override
             public void terminal(String id) {
                 terminals.add(id);
@@ -150,7 +154,11 @@ class ClientDelegationTest {
         assertEquals(List.of("terminal/create", "terminal/wait_for_exit", "terminal/output", "terminal/release"), client.methods());
         assertEquals(json("""
                 {"sessionId":"s1","command":"bash","args":["-c","npm test"],
-                 "env":[{"name":"GIT_PAGER","value":"cat"},{"name":"GIT_TERMINAL_PROMPT","value":"0"},{"name":"PAGER","value":"cat"}],
+                 "env":[{"name":"GITHUB_TOKEN","value":""},
+                        {"name":"GIT_CONFIG_COUNT","value":"2"},
+                        {"name":"GIT_CONFIG_KEY_0","value":"core.fsmonitor"},{"name":"GIT_CONFIG_KEY_1","value":"safe.bareRepository"},
+                        {"name":"GIT_CONFIG_VALUE_0","value":"false"},{"name":"GIT_CONFIG_VALUE_1","value":"explicit"},
+                        {"name":"GIT_PAGER","value":"cat"},{"name":"GIT_TERMINAL_PROMPT","value":"0"},{"name":"PAGER","value":"cat"}],
                  "cwd":"/w","outputByteLimit":4096}"""), sortedEnv(client.last("terminal/create").params()));
         assertEquals(json("{\"sessionId\":\"s1\",\"terminalId\":\"t-1\"}"), client.last("terminal/release").params());
         assertEquals(List.of("t-1"), terminals);

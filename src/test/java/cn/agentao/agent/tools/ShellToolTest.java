@@ -143,7 +143,7 @@ class ShellToolTest {
     void descendantsAloneKillTheTreeWithoutAProcessGroup() throws Exception {
         CancellationSource cancel = new CancellationSource();
         SimpleToolContext c = new SimpleToolContext("s", dir, List.of(dir), new LocalFileAccess(),
-                new LocalCommandRunner(java.util.Map.of(), false), UserQuestions.UNAVAILABLE, cancel);
+                new LocalCommandRunner(cn.agentao.agent.childenv.ChildEnvironment.ofAgent(List.of()), false), UserQuestions.UNAVAILABLE, cancel);
         ToolInvocation inv = new RunShellCommandTool().prepare(json(
                 "{\"command\":\"(sleep 1007; true) & bash -c 'sleep 1007; true' & sleep 1007; wait\"}"), c);
         CompletableFuture<ToolResult> result = CompletableFuture.supplyAsync(() -> {

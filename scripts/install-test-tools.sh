@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the command-line tools the security suites attack through (ParserSecurityIT): git, file, ripgrep.
+# Debian/Ubuntu only (apt-get); elsewhere it only reports what is missing.
+set -euo pipefail
+missing=()
+command -v git >/dev/null 2>&1 || missing+=(git)
+command -v file >/dev/null 2>&1 || missing+=(file)
+command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if command -v apt-get >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2 \
+    || { $sudo apt-get update >&2 && $sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2; } \
+    || echo "install-test-tools: could not install ${missing[*]}; ParserSecurityIT will say so" >&2
+else
+  echo "install-test-tools: please install ${missing[*]} (the security tests use them)" >&2
+fi
