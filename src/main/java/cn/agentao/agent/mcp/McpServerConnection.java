@@ -231,12 +231,7 @@ final class McpServerConnection {
             prompts = p;
             return l;
         } catch (McpException | CancelledException | RuntimeException e) {
-            // a server that quits at once makes writing to it fail ("Broken pipe") before its exit is seen: say
-            // how it ended (exit code, last stderr line) rather than what the write ran into
-            String ended = process != null && !(e instanceof CancelledException) && !(e instanceof McpException)
-                    ? process.exitDescription() : null;
             stop(l);
-            if (ended != null && !process.isAlive() && ended.startsWith("exited")) throw new McpException("the server " + ended);
             throw e;
         } finally {
             connecting = null;
