@@ -4,7 +4,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 . "$here/scripts/find-jdk.sh"
+. "$here/scripts/maven.sh"
 cd "$here"
-mvn -B -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
+agent_maven -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
 class="$1"; shift
-exec "$JAVA_CMD" -Dagent.home="$here" -cp "target/test-classes:target/classes:$(cat target/bench.cp)" "$class" "$@"
+exec "$JAVA_CMD" ${BENCH_JAVA_OPTS:-} -Dagent.home="$here" -cp "target/test-classes:target/classes:$(cat target/bench.cp)" "$class" "$@"

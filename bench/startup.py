@@ -50,4 +50,5 @@ def main():
     print(f"session/new answered at: median {statistics.median(new):.0f} ms")
     print(f"RSS after session/new: median {statistics.median(rss):.1f} MB, max {max(rss):.1f} MB")
 
-main()
+if __name__ == "__main__":
+    main()

@@ -5,8 +5,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 . "$here/scripts/find-jdk.sh"
+. "$here/scripts/maven.sh"
 cd "$here"
-mvn -B -q ${MVN_ARGS:-} test-compile
-mvn -B -q ${MVN_ARGS:-} dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-store-cp.txt >/dev/null
+agent_maven -q ${MVN_ARGS:-} test-compile
+agent_maven -q ${MVN_ARGS:-} dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-store-cp.txt >/dev/null
 exec "$JAVA_CMD" -cp "target/test-classes:target/classes:$(cat target/bench-store-cp.txt)" \
   cn.agentao.agent.store.StoreBenchmark "$@"

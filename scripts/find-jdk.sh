@@ -1,4 +1,4 @@
-# Sourced by bin/agent, bin/build and bin/test: sets JAVA_CMD (and JAVA_HOME) to a JDK/JRE 21 or newer.
+# Sourced by bin/agent, bin/build, bin/test and bin/release: sets JAVA_CMD (and JAVA_HOME) to a JDK/JRE 21 or newer.
 # Looks at $JAVA_HOME, then `java` on PATH, then the usual install locations; picks the newest found.
 _agent_java_major() {
   # Cheap: the JDK's release file names its version; only without one do we ask the JVM itself.
@@ -28,7 +28,9 @@ _agent_find_jdk() {
   done
   if [ -z "$best" ]; then
     echo "agent: needs a Java $need or newer JDK; none was found in \$JAVA_HOME, on PATH or under /usr/lib/jvm." >&2
-    echo "agent: install one (for example: apt-get install openjdk-21-jdk) or set JAVA_HOME to it." >&2
+    echo "agent: install one and/or set JAVA_HOME to it, e.g. Temurin from the Adoptium apt repository" >&2
+    echo "agent: (https://adoptium.net/installation/linux/, then: apt-get install temurin-21-jdk), with SDKMAN" >&2
+    echo "agent: (https://sdkman.io, then: sdk install java), or on macOS: brew install --cask temurin@21." >&2
     return 1
   fi
   JAVA_CMD="$best"

@@ -5,13 +5,18 @@ import picocli.CommandLine;
 /**
  * Process entry point. An editor starts us with plain ACP options; those are read by {@link AcpLaunch#parse}
  * without Picocli, whose old-bytecode classes cannot be kept in the AOT cache and cost about 120 ms at every
- * start. Anything else (help, version, subcommands, a typo) goes to Picocli, which owns usage and errors.
+ * start; {@code --version} alone is answered here too (Picocli's set-up is most of its cost). Anything else
+ * (help, subcommands, a typo) goes to Picocli, which owns usage and errors.
  */
 public final class Main {
     private Main() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && args[0].equals("--aot-training")) System.exit(AotTraining.run()); // build step only
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            for (String line : Version.lines()) System.out.println(line);
+            System.exit(0);
+        }
         AcpLaunch.Options fast = AcpLaunch.parse(args);
         if (fast == null) {
             // the command line speaks for itself (`sessions prune` prints what it did): logger lines only for

@@ -78,6 +78,7 @@ public final class SessionsCommand implements Callable<Integer> {
     }
 
     /** A subcommand: failures become one line on err and exit code 1, not a stack trace. */
+    @Command // for picocli-codegen: @Spec and @ParentCommand must sit in a command class
     abstract static class Action implements Callable<Integer> {
         @ParentCommand
         SessionsCommand parent;

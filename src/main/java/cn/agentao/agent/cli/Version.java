@@ -9,8 +9,13 @@ public final class Version implements IVersionProvider {
         return v == null ? "dev" : v;
     }
 
+    /** What {@code agent --version} prints. */
+    static String[] lines() {
+        return new String[]{"agent " + current(), "Java " + Runtime.version()};
+    }
+
     @Override
     public String[] getVersion() {
-        return new String[]{"agent " + current(), "Java " + Runtime.version()};
+        return lines();
     }
 }

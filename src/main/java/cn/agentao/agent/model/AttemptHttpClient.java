@@ -37,12 +37,18 @@ final class AttemptHttpClient implements HttpClient {
     private final java.net.http.HttpClient http;
     private final ExecutorService exchanges;
     private final StreamAttempt attempt;
+    private final boolean openAiStream;
 
-    /** {@code exchanges} runs each blocking exchange, response body included (virtual threads suit it). */
-    AttemptHttpClient(java.net.http.HttpClient http, ExecutorService exchanges, StreamAttempt attempt) {
+    /**
+     * {@code exchanges} runs each blocking exchange, response body included (virtual threads suit it). With
+     * {@code openAiStream} a successful stream is read by {@link OpenAiStreamReader} straight into the attempt
+     * instead of through LangChain4j's per-event pipeline.
+     */
+    AttemptHttpClient(java.net.http.HttpClient http, ExecutorService exchanges, StreamAttempt attempt, boolean openAiStream) {
         this.http = http;
         this.exchanges = exchanges;
         this.attempt = attempt;
+        this.openAiStream = openAiStream;
     }
 
     /** A builder that hands this client to a LangChain4j model (which calls {@code build()} once). */
@@ -129,6 +135,16 @@ final class AttemptHttpClient implements HttpClient {
             String text = readErrorBody(body);
             attempt.httpFailed(response.statusCode(), text, retryAfter(response));
             listener.onError(new HttpException(response.statusCode(), text));
+            return;
+        }
+        if (openAiStream) {
+            try (body) {
+                OpenAiStreamReader.read(body, attempt);
+            } catch (IOException | RuntimeException e) {
+                if (!attempt.aborted()) attempt.failed(e);
+            } finally {
+                attempt.streamEnded();
+            }
             return;
         }
         try (body) {

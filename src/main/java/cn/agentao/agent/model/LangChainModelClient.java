@@ -83,7 +83,8 @@ public final class LangChainModelClient implements ModelClient {
     private ChatResponse run(StreamAttempt attempt, ModelRequest request, ModelStreamListener listener)
             throws ModelException {
         Transport t = transport();
-        AttemptHttpClient http = new AttemptHttpClient(t.http(), t.exchanges(), attempt);
+        AttemptHttpClient http = new AttemptHttpClient(t.http(), t.exchanges(), attempt,
+                provider.kind() == ProviderKind.OPENAI_COMPATIBLE);
         ChatRequest chatRequest = ChatRequest.builder()
                 .messages(request.messages())
                 .toolSpecifications(request.tools().isEmpty() ? null : request.tools())

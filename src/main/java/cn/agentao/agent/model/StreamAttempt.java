@@ -84,7 +84,25 @@ final class StreamAttempt implements StreamingChatResponseHandler {
                 completeToolCall.toolExecutionRequest().name());
     }
 
-    private void toolCallStarted(int index, String id, String name) {
+    // ---- reports from our own OpenAI stream reader (OpenAiStreamReader), on the exchange thread ----
+
+    void text(String delta) {
+        events.add(new Text(delta));
+    }
+
+    void reasoning(String delta) {
+        events.add(new Reasoning(delta));
+    }
+
+    void completed(ChatResponse response) {
+        events.add(new Completed(response));
+    }
+
+    void failed(Throwable error) {
+        events.add(new Failed(error));
+    }
+
+    void toolCallStarted(int index, String id, String name) {
         if (startedToolCalls.add(index)) {
             events.add(new ToolCallStarted(index, id, name));
         }

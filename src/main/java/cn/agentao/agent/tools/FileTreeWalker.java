@@ -22,7 +22,12 @@ import java.util.List;
 final class FileTreeWalker {
 
     /** One file or directory; {@code relative} is from the start directory, '/'-separated. */
-    record Entry(Path path, String relative, BasicFileAttributes attributes) {}
+    record Entry(Path path, String relative, BasicFileAttributes attributes) {
+        /** The last segment of the path. */
+        String name() {
+            return relative.substring(relative.lastIndexOf('/') + 1);
+        }
+    }
 
     interface Visitor {
         /** Returns false to stop the walk. */
@@ -54,14 +59,6 @@ final class FileTreeWalker {
         stack.push(new Frame(root, "", inheritedIgnores()));
         while (!stack.isEmpty()) {
             Frame frame = stack.pop();
-            List<GitIgnore> ignores = frame.ignores;
-            if (honourGitIgnore) {
-                Path file = frame.dir.resolve(".gitignore");
-                if (Files.isRegularFile(file)) {
-                    ignores = new ArrayList<>(ignores);
-                    ignores.add(GitIgnore.load(frame.dir, file));
-                }
-            }
             List<Path> children = new ArrayList<>();
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(frame.dir)) {
                 for (Path p : ds) children.add(p);
@@ -69,6 +66,19 @@ final class FileTreeWalker {
                 continue; // unreadable directory: skip it
             }
             children.sort(null);
+            List<Scoped> ignores = frame.ignores;
+            if (honourGitIgnore) {
+                for (Path child : children) {
+                    if (!child.getFileName().toString().equals(".gitignore")) continue;
+                    // like git, never through a symbolic link
+                    if (Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS)) {
+                        ignores = new ArrayList<>(ignores);
+                        ignores.add(new Scoped(GitIgnore.load(frame.dir, child), "",
+                                frame.relative.isEmpty() ? 0 : frame.relative.length() + 1));
+                    }
+                    break;
+                }
+            }
             List<Frame> subdirs = new ArrayList<>();
             for (Path child : children) {
                 if (Thread.currentThread().isInterrupted() || cancellation.isCancelled()) {
@@ -83,12 +93,12 @@ final class FileTreeWalker {
                 }
                 boolean dir = attrs.isDirectory();
                 if (dir && name.equals(".git")) continue;
-                if (honourGitIgnore && ignored(ignores, child, dir)) continue;
+                String relative = frame.relative.isEmpty() ? name : frame.relative + "/" + name;
+                if (honourGitIgnore && ignored(ignores, relative, dir)) continue;
                 if (++visited > maxEntries) {
                     truncated = true;
                     return;
                 }
-                String relative = frame.relative.isEmpty() ? name : frame.relative + "/" + name;
                 if (!visitor.visit(new Entry(child, relative, attrs))) return;
                 if (dir) subdirs.add(new Frame(child, relative, ignores));
             }
@@ -96,23 +106,32 @@ final class FileTreeWalker {
         }
     }
 
-    private record Frame(Path dir, String relative, List<GitIgnore> ignores) {}
+    private record Frame(Path dir, String relative, List<Scoped> ignores) {}
+
+    /**
+     * One ignore file and how to turn a path relative to the walk's root into one relative to the file's
+     * directory: drop the first {@code strip} characters (a directory below the root), or put {@code above} in
+     * front (the path from a directory above the root down to it).
+     */
+    private record Scoped(GitIgnore rules, String above, int strip) {
+        String relative(String fromRoot) {
+            return above.isEmpty() ? fromRoot.substring(strip) : above + fromRoot;
+        }
+    }
 
     /** Deepest rules first; the first file with a matching rule decides. */
-    private static boolean ignored(List<GitIgnore> ignores, Path path, boolean dir) {
+    private static boolean ignored(List<Scoped> ignores, String relative, boolean dir) {
         for (int i = ignores.size() - 1; i >= 0; i--) {
-            GitIgnore g = ignores.get(i);
-            if (!path.startsWith(g.base())) continue;
-            String rel = g.base().relativize(path).toString().replace('\\', '/');
-            Boolean verdict = g.match(rel, dir);
+            Scoped g = ignores.get(i);
+            Boolean verdict = g.rules().match(g.relative(relative), dir);
             if (verdict != null) return verdict;
         }
         return false;
     }
 
     /** Rules that apply above the root: from the repository top down to the root's parent, plus info/exclude. */
-    private List<GitIgnore> inheritedIgnores() {
-        List<GitIgnore> out = new ArrayList<>();
+    private List<Scoped> inheritedIgnores() {
+        List<Scoped> out = new ArrayList<>();
         if (!honourGitIgnore) return out;
         Path top = null;
         for (Path p = root.toAbsolutePath(); p != null; p = p.getParent()) {
@@ -123,13 +142,19 @@ final class FileTreeWalker {
         }
         if (top == null) return out;
         Path exclude = top.resolve(".git/info/exclude");
-        if (Files.isRegularFile(exclude)) out.add(GitIgnore.load(top, exclude));
+        Path absRoot = root.toAbsolutePath();
+        if (Files.isRegularFile(exclude)) out.add(above(GitIgnore.load(top, exclude), top, absRoot));
         List<Path> chain = new ArrayList<>();
         for (Path p = root.toAbsolutePath().getParent(); p != null && p.startsWith(top); p = p.getParent()) chain.add(0, p);
         for (Path dir : chain) {
             Path file = dir.resolve(".gitignore");
-            if (Files.isRegularFile(file)) out.add(GitIgnore.load(dir, file));
+            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) out.add(above(GitIgnore.load(dir, file), dir, absRoot));
         }
         return out;
+    }
+
+    private static Scoped above(GitIgnore rules, Path dir, Path absRoot) {
+        String down = dir.relativize(absRoot).toString().replace('\\', '/');
+        return new Scoped(rules, down.isEmpty() ? "" : down + "/", 0);
     }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -93,12 +94,12 @@ public final class GlobTool implements Tool {
         @Override
         public ToolResult run(ToolProgress progress) throws IOException, InterruptedException {
             if (!Files.isDirectory(dir)) return ToolResult.error("Directory not found: " + dir);
-            Pattern matcher = Glob.path(pattern);
+            Predicate<FileTreeWalker.Entry> matcher = matcher(pattern);
             record Match(Path path, long mtime) {}
             List<Match> matches = new ArrayList<>();
             FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation());
             walker.walk(entry -> {
-                if (matcher.matcher(entry.relative()).matches()) {
+                if (matcher.test(entry)) {
                     matches.add(new Match(entry.path(), entry.attributes().lastModifiedTime().toMillis()));
                 }
                 return true;
@@ -121,5 +122,25 @@ public final class GlobTool implements Tool {
             return new ToolResult(out.toString(), List.of(), false, Json.object().put("matches", matches.size())
                     .put("truncated", matches.size() > shown || walker.truncated()));
         }
+    }
+
+    /**
+     * The test for one pattern. {@code **}{@code /NAME}, where NAME has no '/', '**' or class, matches exactly the
+     * paths whose last segment NAME matches, so only the name is looked at (and {@code *SUFFIX} by its end).
+     */
+    static Predicate<FileTreeWalker.Entry> matcher(String pattern) {
+        if (pattern.startsWith("**/")) {
+            String name = pattern.substring(3);
+            if (name.indexOf('/') < 0 && !name.contains("**") && name.indexOf('[') < 0) {
+                String suffix = name.substring(1);
+                if (name.startsWith("*") && !suffix.isEmpty() && suffix.chars().noneMatch(c -> "*?[]{}\\,".indexOf(c) >= 0)) {
+                    return entry -> entry.relative().endsWith(suffix);
+                }
+                Pattern byName = Glob.path(name);
+                return entry -> byName.matcher(entry.name()).matches();
+            }
+        }
+        Pattern whole = Glob.path(pattern);
+        return entry -> whole.matcher(entry.relative()).matches();
     }
 }

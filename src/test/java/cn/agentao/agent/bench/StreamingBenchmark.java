@@ -28,21 +28,19 @@ import java.util.List;
  */
 public final class StreamingBenchmark {
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("memory")) {
+            memory(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
+            return;
+        }
         int chunks = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         try (FakeModelServer model = FakeModelServer.start()) {
             model.whenEmpty(Script.reply().repeatedText("token ", chunks));
             model.when(FakeModelServer.lastUserMessageContains("hang")).replyAlways(Script.reply().text("x").hang());
             Path tmp = Files.createTempDirectory("bench-stream");
-            ProcessBuilder pb = new ProcessBuilder(AgentProcess.home().resolve("bin/agent").toString(), "--acp")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.environment().putAll(model.openAiEnvironment());
-            pb.environment().put("AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
-            Process agent = pb.start();
+            Client client = startAgent(model, tmp);
+            Process agent = client.process;
             try {
-                Client client = new Client(agent);
-                client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}");
-                client.until(1);
                 client.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
                 String id = client.until(2).path("result").path("sessionId").asText();
                 List<Double> direct = new ArrayList<>(), viaAgent = new ArrayList<>(), cancels = new ArrayList<>();
@@ -72,6 +70,76 @@ public final class StreamingBenchmark {
         }
     }
 
+    /**
+     * Memory while a long answer streams: halfway through answers of n/10 and n chunks, the agent's live heap is read
+     * (jcmd GC.class_histogram, which collects first); with nothing kept per event, the live heap grows
+     * with the answer's text only. Also the agent's peak RSS (VmHWM) after each answer.
+     */
+    static void memory(int chunks) throws Exception {
+        int small = chunks / 10;
+        try (FakeModelServer model = FakeModelServer.start()) {
+            model.when(FakeModelServer.lastUserMessageContains("small")).replyAlways(Script.reply().repeatedText("token ", small));
+            model.whenEmpty(Script.reply().repeatedText("token ", chunks));
+            Path tmp = Files.createTempDirectory("bench-memory");
+            Client client = startAgent(model, tmp);
+            Process agent = client.process;
+            try {
+                int id = 10;
+                for (String what : List.of("small", "big")) {
+                    int n = what.equals("small") ? small : chunks;
+                    client.send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
+                    String session = client.until(id++).path("result").path("sessionId").asText();
+                    long[] liveKb = {-1};
+                    client.onHalfway = () -> liveKb[0] = liveHeapKb(agent.pid());
+                    client.prompt(session, what, n, id++);
+                    client.onHalfway = null;
+                    System.out.printf("%,9d chunks (%,d characters): live heap halfway %,d KB; peak RSS so far %,d KB%n",
+                            n, (long) n * "token ".length(), liveKb[0], status(agent.pid(), "VmHWM:"));
+                }
+            } finally {
+                agent.getOutputStream().close();
+                if (!agent.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) agent.destroyForcibly();
+            }
+        }
+    }
+
+    /** Starts bin/agent against the fake model and completes the ACP handshake. */
+    static Client startAgent(FakeModelServer model, Path tmp) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(AgentProcess.home().resolve("bin/agent").toString(), "--acp")
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(model.openAiEnvironment());
+        pb.environment().put("AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
+        Process agent = pb.start();
+        Client client = new Client(agent);
+        client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}");
+        client.until(1);
+        return client;
+    }
+
+    /** The agent's live heap: GC.class_histogram collects first and counts only what is still reachable. */
+    static long liveHeapKb(long pid) {
+        try {
+            String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+            Process h = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
+            List<String> lines = new String(h.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            h.waitFor();
+            if (Boolean.getBoolean("bench.histogram")) lines.stream().limit(10).forEach(System.out::println);
+            for (String line : lines) {
+                if (line.startsWith("Total")) return Long.parseLong(line.trim().split("\\s+")[2]) / 1024;
+            }
+            return -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    static long status(long pid, String field) throws Exception {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith(field)) return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
+        }
+        return -1;
+    }
+
     /** Reads the SSE stream directly, parsing each event and counting content deltas. */
     static double readDirect(FakeModelServer model, int chunks) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
@@ -97,10 +165,12 @@ public final class StreamingBenchmark {
 
     /** A minimal ACP client on the agent's pipes: parses every line, keeps nothing. */
     static final class Client {
+        final Process process;
         final OutputStream in;
         final BufferedReader out;
 
         Client(Process p) {
+            process = p;
             in = p.getOutputStream();
             out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         }
@@ -120,6 +190,8 @@ public final class StreamingBenchmark {
         }
 
         int lastMessages;
+        /** Run once when half the expected text has arrived (the memory benchmark samples the agent there). */
+        Runnable onHalfway;
 
         /** Sends a prompt and reads until its answer, checking all the streamed text arrived. */
         double prompt(String session, String text, int chunks, long id) throws Exception {
@@ -138,8 +210,10 @@ public final class StreamingBenchmark {
                 }
                 JsonNode u = m.path("params").path("update");
                 if ("agent_message_chunk".equals(u.path("sessionUpdate").asText())) {
+                    long before = seen;
                     seen += u.path("content").path("text").asText().length();
                     messages++;
+                    if (onHalfway != null && before < expected / 2 && seen >= expected / 2) onHalfway.run();
                 }
             }
             double ms = (System.nanoTime() - t0) / 1e6;

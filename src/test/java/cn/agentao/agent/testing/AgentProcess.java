@@ -71,6 +71,17 @@ public final class AgentProcess implements AutoCloseable {
         return new AgentProcess(pb.start());
     }
 
+    /** Starts {@code launcher} (e.g. an unpacked release archive's bin/agent) with exactly {@code env}. */
+    public static AgentProcess startExactly(Path launcher, Map<String, String> env, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(launcher.toString());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        return new AgentProcess(pb.start());
+    }
+
     public Process process() { return process; }
 
     /** Answers the agent's requests for {@code method} with {@code handler}'s result (null → error). */

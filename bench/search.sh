@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# grep and glob tools against ripgrep (rg, rg --files) on a large tree: by default the JDK's own sources,
+# unpacked once from $JAVA_HOME/lib/src.zip into target/bench-src. Runs with the agent's JVM options (launcher/jvm.options).
+# Usage: bench/search.sh [rounds] [tree]   (needs /usr/bin/rg: apt-get install -y ripgrep)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+. "$here/scripts/find-jdk.sh"
+cd "$here"
+tree="${2:-}"
+if [ -z "$tree" ]; then
+  tree="$here/target/bench-src"
+  if [ ! -d "$tree" ]; then
+    zip="$(dirname "$(dirname "$(readlink -f "$JAVA_CMD")")")/lib/src.zip"
+    mkdir -p "$tree.tmp" && (cd "$tree.tmp" && unzip -q "$zip") && mv "$tree.tmp" "$tree"
+  fi
+fi
+mvn -B -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
+exec "$JAVA_CMD" "@$here/launcher/jvm.options" \
+  -cp "target/test-classes:target/classes:$(cat target/bench.cp)" cn.agentao.agent.bench.SearchBenchmark \
+  "${1:-7}" "$tree"

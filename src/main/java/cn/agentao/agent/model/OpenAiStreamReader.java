@@ -1,0 +1,311 @@
+package cn.agentao.agent.model;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.FinishReason;
+import dev.langchain4j.model.output.TokenUsage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The hot path of an OpenAI-compatible chat completion stream: server-sent events read as bytes and each
+ * {@code data:} payload walked with Jackson's streaming parser, straight into the {@link StreamAttempt} (text,
+ * reasoning, tool call starts) and into the answer being assembled. Nothing per event is kept: memory follows
+ * the answer's text, not the number of events. Behaves as LangChain4j's OpenAI streaming model does (first
+ * choice only, {@code reasoning_content} as thinking, tool call pieces joined by index, an id replaced rather than
+ * appended, the answer complete at {@code [DONE]} or at the end of the body) and reports {@code {"error": ...}}
+ * data and {@code event: error} events as provider errors.
+ */
+final class OpenAiStreamReader {
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
+    private final StreamAttempt attempt;
+    private final StringBuilder text = new StringBuilder();
+    private final StringBuilder thinking = new StringBuilder();
+    private final Map<Integer, ToolCall> toolCalls = new TreeMap<>();
+    private int fallbackToolIndex;
+    private FinishReason finishReason;
+    private TokenUsage usage;
+
+    /** One tool call being assembled. */
+    private static final class ToolCall {
+        final StringBuilder id = new StringBuilder();
+        final StringBuilder name = new StringBuilder();
+        final StringBuilder arguments = new StringBuilder();
+    }
+
+    private OpenAiStreamReader(StreamAttempt attempt) {
+        this.attempt = attempt;
+    }
+
+    /** Reads the whole body, reporting to the attempt; ends with the complete answer (or throws). */
+    static void read(InputStream body, StreamAttempt attempt) throws IOException {
+        new OpenAiStreamReader(attempt).readEvents(body);
+    }
+
+    private byte[] data = new byte[1024];
+    private int dataLength = -1; // -1: no data line in the current event
+    private boolean errorEvent; // the current event is "event: error"
+
+    private void readEvents(InputStream in) throws IOException {
+        byte[] buf = new byte[16 * 1024];
+        int start = 0, end = 0;
+        boolean eof = false;
+        while (true) {
+            int nl = indexOfLineEnd(buf, start, end);
+            // a \r as the last byte so far may be the first half of \r\n: wait for the next byte
+            if (nl < 0 || (buf[nl] == '\r' && nl + 1 == end && !eof)) {
+                if (eof) break;
+                if (start > 0) { // keep the partial line at the front
+                    System.arraycopy(buf, start, buf, 0, end - start);
+                    end -= start;
+                    start = 0;
+                }
+                if (end == buf.length) buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+                int n = in.read(buf, end, buf.length - end);
+                if (n < 0) eof = true;
+                else end += n;
+                continue;
+            }
+            int next = buf[nl] == '\r' && nl + 1 < end && buf[nl + 1] == '\n' ? nl + 2 : nl + 1;
+            if (line(buf, start, nl)) return;
+            start = next;
+        }
+        if (start < end && line(buf, start, end)) return; // a last line without its line end
+        if (dataLength >= 0 && event(data, dataLength)) return;
+        attempt.completed(answer()); // the body ended without [DONE]: the answer so far, finish reason unknown
+    }
+
+    /** One line of the stream; true when the answer is complete. */
+    private boolean line(byte[] buf, int start, int lineEnd) throws IOException {
+        if (lineEnd == start) { // blank line: the event is complete
+            boolean done = dataLength >= 0 && event(data, dataLength);
+            dataLength = -1;
+            errorEvent = false;
+            return done;
+        }
+        if (startsWith(buf, start, lineEnd, "event:")) {
+            int from = start + 6;
+            if (from < lineEnd && buf[from] == ' ') from++;
+            errorEvent = lineEnd - from == 5 && startsWith(buf, from, lineEnd, "error");
+            return false;
+        }
+        if (startsWith(buf, start, lineEnd, "data:")) {
+            int from = start + 5;
+            if (from < lineEnd && buf[from] == ' ') from++;
+            int len = lineEnd - from;
+            int needed = (dataLength < 0 ? 0 : dataLength + 1) + len;
+            if (data.length < needed) data = java.util.Arrays.copyOf(data, Math.max(needed, data.length * 2));
+            if (dataLength >= 0) data[dataLength++] = '\n';
+            else dataLength = 0;
+            System.arraycopy(buf, from, data, dataLength, len);
+            dataLength += len;
+        } // comments and other fields (id:, retry:) change nothing here
+        return false;
+    }
+
+    private static int indexOfLineEnd(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) if (b[i] == '\n' || b[i] == '\r') return i;
+        return -1;
+    }
+
+    private static boolean startsWith(byte[] b, int from, int to, String prefix) {
+        if (to - from < prefix.length()) return false;
+        for (int i = 0; i < prefix.length(); i++) if (b[from + i] != prefix.charAt(i)) return false;
+        return true;
+    }
+
+    /** One event's data; true when the stream is complete. */
+    private boolean event(byte[] data, int length) throws IOException {
+        if (length == DONE.length && java.util.Arrays.equals(data, 0, length, DONE, 0, DONE.length)) {
+            attempt.completed(answer());
+            return true;
+        }
+        attempt.activity();
+        if (errorEvent) { // as LangChain4j's OpenAI client: the data is the error (see ModelErrors.failure)
+            attempt.failed(new RuntimeException(new String(data, 0, length, StandardCharsets.UTF_8)));
+            return false;
+        }
+        try (JsonParser p = JSON.createParser(data, 0, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) return false; // not a chunk: ignored, as LangChain4j does
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case "choices" -> choices(p);
+                    case "usage" -> usage(p);
+                    case "error" -> {
+                        ProviderErrorEvent error = ProviderErrorEvent.parse(new String(data, 0, length, StandardCharsets.UTF_8));
+                        if (error != null) attempt.failed(error);
+                        p.skipChildren();
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+        }
+        return false;
+    }
+
+    private void choices(JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return;
+        }
+        boolean first = true;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (first && p.currentToken() == JsonToken.START_OBJECT) choice(p);
+            else p.skipChildren();
+            first = false;
+        }
+    }
+
+    private void choice(JsonParser p) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("delta") && value == JsonToken.START_OBJECT) delta(p);
+            else if (field.equals("finish_reason") && value == JsonToken.VALUE_STRING) finishReason = finishReason(p.getText());
+            else p.skipChildren();
+        }
+    }
+
+    private void delta(JsonParser p) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            switch (field) {
+                case "content" -> {
+                    String s = nonEmptyText(p, value);
+                    if (s != null) {
+                        text.append(s);
+                        attempt.text(s);
+                    }
+                }
+                case "reasoning_content" -> {
+                    String s = nonEmptyText(p, value);
+                    if (s != null) {
+                        thinking.append(s);
+                        attempt.reasoning(s);
+                    }
+                }
+                case "tool_calls" -> {
+                    if (value == JsonToken.START_ARRAY) {
+                        while (p.nextToken() == JsonToken.START_OBJECT) toolCall(p);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+    }
+
+    private static String nonEmptyText(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_STRING) {
+            p.skipChildren();
+            return null;
+        }
+        String s = p.getText();
+        return s.isEmpty() ? null : s;
+    }
+
+    private void toolCall(JsonParser p) throws IOException {
+        Integer index = null;
+        String id = null, name = null, arguments = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            switch (field) {
+                case "index" -> index = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : null;
+                case "id" -> id = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                case "function" -> {
+                    if (value != JsonToken.START_OBJECT) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String f = p.currentName();
+                        JsonToken v = p.nextToken();
+                        if (f.equals("name") && v == JsonToken.VALUE_STRING) name = p.getText();
+                        else if (f.equals("arguments") && v == JsonToken.VALUE_STRING) arguments = p.getText();
+                        else p.skipChildren();
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        int at = index != null ? index : fallbackToolIndex;
+        ToolCall call = toolCalls.computeIfAbsent(at, i -> new ToolCall());
+        if (index == null && id != null && !call.id.isEmpty() && !call.id.toString().equals(id)) {
+            at = ++fallbackToolIndex; // no index and a new id: the next call
+            call = toolCalls.computeIfAbsent(at, i -> new ToolCall());
+        }
+        if (id != null) call.id.setLength(0);
+        if (id != null) call.id.append(id);
+        if (name != null) call.name.append(name);
+        if (arguments != null) call.arguments.append(arguments);
+        if (arguments != null && !arguments.isBlank() && call.name.toString().isBlank()) {
+            // arguments for a call without a name: refused while the stream is read, as LangChain4j does
+            throw new IllegalArgumentException("name cannot be null or blank");
+        }
+        attempt.toolCallStarted(at, call.id.isEmpty() ? null : call.id.toString(),
+                call.name.isEmpty() ? null : call.name.toString());
+    }
+
+    private void usage(JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        Integer input = null, output = null, total = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (value != JsonToken.VALUE_NUMBER_INT) {
+                p.skipChildren();
+                continue;
+            }
+            switch (field) {
+                case "prompt_tokens" -> input = p.getIntValue();
+                case "completion_tokens" -> output = p.getIntValue();
+                case "total_tokens" -> total = p.getIntValue();
+                default -> { }
+            }
+        }
+        usage = new TokenUsage(input, output, total);
+    }
+
+    static FinishReason finishReason(String reason) {
+        return switch (reason) {
+            case "stop" -> FinishReason.STOP;
+            case "length" -> FinishReason.LENGTH;
+            case "tool_calls", "function_call" -> FinishReason.TOOL_EXECUTION;
+            case "content_filter" -> FinishReason.CONTENT_FILTER;
+            default -> null;
+        };
+    }
+
+    private ChatResponse answer() {
+        List<ToolExecutionRequest> calls = new ArrayList<>();
+        for (ToolCall c : toolCalls.values()) {
+            calls.add(ToolExecutionRequest.builder().id(c.id.toString()).name(c.name.toString())
+                    .arguments(c.arguments.toString()).build());
+        }
+        AiMessage message = AiMessage.builder()
+                .text(text.isEmpty() ? null : text.toString())
+                .thinking(thinking.isEmpty() ? null : thinking.toString())
+                .toolExecutionRequests(calls)
+                .build();
+        return ChatResponse.builder().aiMessage(message).finishReason(finishReason).tokenUsage(usage).build();
+    }
+}

@@ -1,0 +1,223 @@
+package cn.agentao.agent.tools;
+
+import cn.agentao.agent.util.CancellationSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The fast grep (parallel workers, literal prefilter over bytes) gives exactly what a plain search gives —
+ * one file after another, every line decoded and handed to the regex — on a generated tree with ignore files,
+ * binaries, oversized files, symbolic links, CRLF and lone CR line ends, invalid UTF-8 and non-ASCII text.
+ */
+class SearchEquivalenceTest {
+    @TempDir
+    Path dir;
+    @TempDir
+    Path home;
+    SimpleToolContext ctx;
+
+    static final List<String> PATTERNS = List.of(
+            "needle", "NEEDLE", "need(le|ful)", "ne+dle", "colou?r", "x{0,2}yz", "ab+c", "\\bword\\b", "^start",
+            "end$", "\\Qa.b*c\\E", "a\\.b", "(?i)needle", "needle(?=s)", "(?<!x)needle", "[nN]eedle", "n.e.d.l.e",
+            "über", "日本語", "\uFFFD", "\\w+Lock", "(foo|bar|baz)qux", "(?:alpha)?beta", "k", "s", "Kelvin", "ſ",
+            "\\p{L}ß", "secret-content", "TODO|FIXME", "a|", "lock\\b", "\\d{3}-\\d{4}", "x*", "line \\d+7\\b");
+
+    @BeforeEach
+    void tree() throws Exception {
+        ctx = ToolTestSupport.context(dir);
+        Random random = new Random(42);
+        Files.writeString(dir.resolve(".gitignore"), "*.log\n!keep.log\nbuild/\n/top-only.txt\n");
+        write("a/.gitignore", "ignored-here.txt\n!b/\n");
+        write("a/ignored-here.txt", "needle ignored\n");
+        write("a/b/ok.txt", "needle ok\r\nsecond needle line\rthird needles\n");
+        write("build/out.txt", "needle built\n");
+        write("app.log", "needle log\n");
+        write("keep.log", "needle kept\n");
+        write("top-only.txt", "needle top\n");
+        write("sub/top-only.txt", "needle sub\n");
+        write("unicode/über.txt", "Straße über alles\nKELVIN \u212A and ſ long s\n日本語のテキスト needle\n");
+        write("unicode/mixed.txt", "colour color colouur\nxyz xxyz xxxyz\nabc abbc ac\nword words sword\nstart end\n"
+                + "a.b*c a.b ab\nneedles needle xneedle\nfooqux barqux bazqux quxfoo\nalphabeta beta\n"
+                + "synchronized void doLock() TODO FIXME\n555-1234 lock locked\n");
+        Files.write(dir.resolve("binary.bin"), new byte[]{'n', 'e', 'e', 'd', 'l', 'e', 0, 1, 2});
+        byte[] lateNul = ("needle early\n" + "-".repeat(9000) + "\n").getBytes(StandardCharsets.UTF_8);
+        lateNul[lateNul.length - 2] = 0; // a NUL after the sniffed head: still text
+        Files.write(dir.resolve("late-nul.txt"), lateNul);
+        byte[] invalid = {'n', 'e', 'e', 'd', 'l', 'e', (byte) 0xE2, (byte) 0x82, '\n', (byte) 0xC3, 'n', 'e', 'e',
+                'd', 'l', 'e', (byte) 0xFF, '\r', (byte) 0xF0, (byte) 0x9F, '\n', 'e', 'n', 'd'};
+        Files.write(dir.resolve("invalid-utf8.txt"), invalid);
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 3000; i++) {
+            many.append("line ").append(i).append(i % 7 == 0 ? " needle" : "").append(i % 11 == 0 ? "\r\n" : "\n");
+        }
+        write("many/lines.txt", many.toString());
+        write("many/long.txt", "needle " + "y".repeat(1000) + "\n");
+        for (int f = 0; f < 60; f++) { // random bytes: odd encodings, line ends, words
+            byte[] b = new byte[random.nextInt(3000)];
+            String[] words = {"needle", "NEEDLE", "word", "colour", "über", "Lock", "TODO", "\r", "\n", "\r\n", "k"};
+            int i = 0;
+            while (i < b.length) {
+                if (random.nextInt(4) == 0) {
+                    byte[] w = words[random.nextInt(words.length)].getBytes(StandardCharsets.UTF_8);
+                    for (int k = 0; k < w.length && i < b.length; k++) b[i++] = w[k];
+                } else {
+                    int kind = random.nextInt(10);
+                    b[i++] = (byte) (kind == 0 ? 0x80 | random.nextInt(64) : kind == 1 ? 0xC0 | random.nextInt(64)
+                            : 32 + random.nextInt(95));
+                }
+            }
+            Path p = dir.resolve("random/r" + f + ".txt");
+            Files.createDirectories(p.getParent());
+            Files.write(p, b);
+        }
+        byte[] big = new byte[(int) GrepTool.MAX_FILE_BYTES + 1];
+        java.util.Arrays.fill(big, (byte) 'a');
+        System.arraycopy("needle\n".getBytes(StandardCharsets.UTF_8), 0, big, 0, 7);
+        Files.write(dir.resolve("too-big.txt"), big);
+        // links out of the workspace: to a secret in HOME and to a directory there
+        Files.writeString(home.resolve("secret.txt"), "secret-content needle\n");
+        Files.createDirectories(home.resolve("dir"));
+        Files.writeString(home.resolve("dir/inner.txt"), "secret-content needle in dir\n");
+        Files.createSymbolicLink(dir.resolve("link-to-secret.txt"), home.resolve("secret.txt"));
+        Files.createSymbolicLink(dir.resolve("link-to-dir"), home.resolve("dir"));
+        Files.createSymbolicLink(dir.resolve("a/b/.gitignore"), home.resolve("secret.txt"));
+    }
+
+    private void write(String rel, String content) throws Exception {
+        Path p = dir.resolve(rel);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, content);
+    }
+
+    @Test
+    void everyPathGivesTheSameResult() throws Exception {
+        for (String regex : PATTERNS) {
+            for (boolean ignoreCase : new boolean[]{false, true}) {
+                Pattern pattern = Pattern.compile(regex, ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+                for (int max : new int[]{3, 200}) {
+                    for (boolean ignored : new boolean[]{false, true}) {
+                        String expected = plain(pattern, max, ignored);
+                        String label = regex + (ignoreCase ? " (i)" : "") + " max " + max + (ignored ? " +ignored" : "");
+                        assertEquals(expected, fast(pattern, false, max, 0, ignored), "no prefilter, inline: " + label);
+                        assertEquals(expected, fast(pattern, true, max, 0, ignored), "prefilter, inline: " + label);
+                        assertEquals(expected, fast(pattern, true, max, 1, ignored), "prefilter, 1 worker: " + label);
+                        assertEquals(expected, fast(pattern, true, max, 4, ignored), "prefilter, 4 workers: " + label);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void linksOutOfTheWorkspaceAreNeverRead() throws Exception {
+        String all = fast(Pattern.compile("secret-con.ent"), true, 200, 2, true);
+        assertFalse(all.contains("secret-content"), all);
+        assertTrue(all.startsWith("No matches"), all);
+        ToolResult direct = ToolTestSupport.run(new GrepTool(), ctx, "{\"pattern\":\"secret-con.ent\",\"path\":\"link-to-secret.txt\"}");
+        assertFalse(direct.forModel().contains("secret-content"), direct.forModel());
+        ToolResult viaTool = ToolTestSupport.run(new GrepTool(), ctx, "{\"pattern\":\"secret-con.ent\"}");
+        assertFalse(viaTool.forModel().contains("secret-content"), viaTool.forModel());
+    }
+
+    @Test
+    void theRequiredLiteralsAreSoundAndUseful() {
+        assertEquals(List.of("needle"), RequiredLiterals.of("needle", false));
+        assertEquals(List.of("synchronized"), RequiredLiterals.of("synchronized\\s+void\\s+\\w+Lock", false));
+        assertEquals(List.of("TODO", "FIXME"), RequiredLiterals.of("TODO|FIXME", false));
+        assertEquals(List.of("colo"), RequiredLiterals.of("colou?r", false));
+        assertEquals(List.of("a.b*c"), RequiredLiterals.of("\\Qa.b*c\\E", false));
+        assertEquals(List.of("fooqux", "barqux"), RequiredLiterals.of("fooqux|barqux", false));
+        assertEquals(List.of("Lock"), RequiredLiterals.of("\\w+Lock", false));
+        assertNull(RequiredLiterals.of("(?i)needle", false), "inline flags: no guess");
+        assertNull(RequiredLiterals.of("a|", false), "an empty branch matches anything");
+        assertNull(RequiredLiterals.of("x*", false));
+        assertEquals(List.of("needle"), RequiredLiterals.of("needle", true));
+        assertEquals(List.of("elv"), RequiredLiterals.of("kelvin", true), "k (Kelvin sign) and i (dotless i) have non-ASCII twins");
+    }
+
+    @Test
+    void aRunawayRegexStopsOnCancelInATreeToo() throws Exception {
+        Files.writeString(dir.resolve("evil.txt"), "a".repeat(200) + "\n");
+        CancellationSource cancel = new CancellationSource();
+        SimpleToolContext c = ToolTestSupport.context(dir, cancel);
+        GrepSearch search = new GrepSearch(c, Pattern.compile("(.*a){12}b"), true, 200, 2);
+        Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException ignored) {
+            }
+            cancel.cancel();
+        });
+        assertThrows(InterruptedException.class, () -> search.run(dir, null, false));
+    }
+
+    private String fast(Pattern pattern, boolean prefilter, int max, int threads, boolean includeIgnored) throws Exception {
+        ToolResult r = new GrepSearch(ctx, pattern, prefilter, max, threads).run(dir, null, includeIgnored);
+        return r.forModel() + r.rawOutput();
+    }
+
+    /** The plain search: one file after another through a BufferedReader, every line given to the regex. */
+    private String plain(Pattern pattern, int max, boolean includeIgnored) throws Exception {
+        StringBuilder out = new StringBuilder();
+        int[] counts = new int[2]; // matches, files
+        boolean[] cut = {false};
+        FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, GrepTool.MAX_WALK, ctx.cancellation());
+        walker.walk(entry -> {
+            if (!entry.attributes().isRegularFile()) return true;
+            Path file = entry.path();
+            if (Files.size(file) > GrepTool.MAX_FILE_BYTES || TextFiles.looksBinary(file)) return true;
+            counts[1]++;
+            var decoder = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(
+                    Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS), decoder))) {
+                String line;
+                int n = 0;
+                while ((line = r.readLine()) != null) {
+                    n++;
+                    Matcher m = pattern.matcher(line);
+                    if (!m.find()) continue;
+                    if (counts[0] >= max || out.length() >= GrepTool.MAX_OUTPUT_CHARS) {
+                        cut[0] = true;
+                        return false;
+                    }
+                    String text = line.length() > GrepTool.MAX_LINE_CHARS ? line.substring(0, GrepTool.MAX_LINE_CHARS) + " …" : line;
+                    out.append(ToolPaths.display(ctx, file)).append(':').append(n).append(':').append(text).append('\n');
+                    counts[0]++;
+                }
+            }
+            return !(counts[0] >= max || out.length() >= GrepTool.MAX_OUTPUT_CHARS);
+        });
+        int matches = counts[0], files = counts[1];
+        boolean full = matches >= max || out.length() >= GrepTool.MAX_OUTPUT_CHARS;
+        if (matches == 0) out.append("No matches for '").append(pattern.pattern()).append("' in ")
+                .append(files).append(files == 1 ? " file" : " files").append(".\n");
+        if (cut[0] || full) {
+            out.append("[Output stopped at ").append(matches).append(" matching lines")
+                    .append(cut[0] ? "; there are more" : "; there may be more")
+                    .append(". Narrow the pattern, path or glob to see the rest.]\n");
+        }
+        return out + cn.agentao.agent.protocol.Json.object().put("matches", matches).put("files", files)
+                .put("truncated", cut[0] || full).toString();
+    }
+}
