@@ -319,7 +319,8 @@ async function workflow(ctx) {
   const chunks = textOf(stream.updates, "agent_message_chunk");
   S.stream = { stopReason: stream.stopReason, chunks, text: chunks.join(""), kinds: stream.updates.map((u) => u.update.sessionUpdate) };
   check(stream.stopReason === "end_turn", "streamed answer ends with end_turn", stream.stopReason);
-  check(chunks.length >= 2, "the answer arrives in several agent_message_chunk updates", chunks);
+  // how many chunks carry the text depends on timing (text queued behind a busy client is coalesced): not checked
+  check(chunks.length >= 1, "the answer arrives as agent_message_chunk updates", chunks);
   S.stream.lateUpdates = updatesAfterResponse(lastRequestId("session/prompt"), sessionId);
   check(S.stream.lateUpdates?.length === 0, "no update of the turn after its session/prompt response", S.stream.lateUpdates);
 

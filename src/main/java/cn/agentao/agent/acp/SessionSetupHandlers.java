@@ -1,7 +1,9 @@
 package cn.agentao.agent.acp;
 
+import cn.agentao.agent.engine.SessionJournal;
 import cn.agentao.agent.engine.SessionReplay;
 import cn.agentao.agent.engine.StoreJournal;
+import cn.agentao.agent.jsonrpc.ErrorCodes;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.RequestContext;
 import cn.agentao.agent.protocol.Json;
@@ -25,7 +27,6 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -61,45 +62,46 @@ final class SessionSetupHandlers {
         if (!agent.engine().configured(s.cwd())) throw agent.engine().authRequired();
 
         String resume = pendingResume.getAndSet(null);
+        String resumeFailure = null;
         if (resume != null) {
-            Object resumed = resumeAtStartup(resume, s, ctx);
-            if (resumed != null) return resumed;
+            try {
+                return resumeAtStartup(resume, s, ctx);
+            } catch (SessionStoreException | JsonRpcException e) {
+                String which = resume.isEmpty() ? "the latest session of " + s.cwd() : "session " + resume;
+                resumeFailure = "--resume: " + which + " could not be reopened (" + e.getMessage()
+                        + "); this is a new session.";
+            }
         }
         Session session = new Session(UUID.randomUUID().toString(), s.cwd(), s.extra(), s.mcp());
-        SessionWriter writer;
-        try {
-            writer = store.create(session.id(), s.cwd(), header(s));
-        } catch (SessionStoreException e) {
-            log.error("cannot create session in the store: {}", e.toString());
-            throw new JsonRpcException(cn.agentao.agent.jsonrpc.ErrorCodes.INTERNAL_ERROR,
-                    "Internal error: cannot save sessions in " + store.directory() + " (" + e.getMessage() + ")");
-        }
         AcpSessionClient client = new AcpSessionClient(agent.endpoint(), session.id(), agent.clientCapabilities());
-        agent.engine().open(session, client, new StoreJournal(writer));
+        SessionJournal journal;
+        String unsaved = null;
+        try {
+            journal = new StoreJournal(store.create(session.id(), s.cwd(), header(s)));
+        } catch (SessionStoreException e) {
+            // an unusable store must not make the agent unusable: run this session without persistence, and say so
+            journal = SessionJournal.NONE;
+            unsaved = "This conversation is not being saved: " + e.getMessage() + ". To keep conversations, "
+                    + SessionStore.RELOCATE_HINT + ".";
+        }
+        agent.engine().open(session, client, journal);
+        if (resumeFailure != null) agent.engine().notice(session, resumeFailure);
+        if (unsaved != null) agent.engine().notice(session, unsaved);
         agent.sessions().add(session);
         ctx.afterResponse(() -> agent.engine().announce(session));
         return describe(session);
     }
 
-    /** --resume: reopens the latest session for the cwd (or the given id/prefix); null falls back to a fresh one. */
-    private Object resumeAtStartup(String idOrPrefix, Setup s, RequestContext ctx) {
+    /** --resume: reopens the latest session for the cwd, or the given id/prefix; throws when it cannot. */
+    private Object resumeAtStartup(String idOrPrefix, Setup s, RequestContext ctx) throws JsonRpcException {
         String id;
-        try {
-            if (idOrPrefix.isEmpty()) {
-                Optional<String> latest = store.latestFor(s.cwd());
-                if (latest.isEmpty()) {
-                    log.warn("--resume: no saved session for {}; starting a new one", s.cwd());
-                    return null;
-                }
-                id = latest.get();
-            } else {
-                id = store.resolvePrefix(idOrPrefix);
-            }
-            return open(id, s, ctx, true);
-        } catch (SessionStoreException | JsonRpcException e) {
-            log.warn("--resume {}: {}; starting a new session", idOrPrefix.isEmpty() ? "(latest)" : idOrPrefix, e.getMessage());
-            return null;
+        if (idOrPrefix.isEmpty()) {
+            id = store.latestFor(s.cwd()).orElseThrow(() -> new SessionNotFoundException("(latest)",
+                    "there is no saved session for this directory"));
+        } else {
+            id = store.resolvePrefix(idOrPrefix);
         }
+        return open(id, s, ctx, true);
     }
 
     Object load(JsonNode raw, RequestContext ctx) throws JsonRpcException {
@@ -166,12 +168,20 @@ final class SessionSetupHandlers {
             page = store.list(cwd, cursor, LIST_PAGE_SIZE);
         } catch (IllegalArgumentException e) {
             throw JsonRpcException.invalidParams("cursor is not one this agent gave out");
+        } catch (SessionStoreException e) {
+            throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, e.getMessage() + "; " + SessionStore.RELOCATE_HINT);
         }
         ObjectNode result = Json.object();
         ArrayNode sessions = result.putArray("sessions");
         for (SessionSummary s : page.items()) {
+            if (s.cwd() == null) { // ACP requires a cwd: a session whose header is unreadable cannot be offered
+                log.warn("session/list: leaving out {} ({}); `agent sessions list` shows it", s.sessionId(), s.problem());
+                continue;
+            }
             ObjectNode o = sessions.addObject().put("sessionId", s.sessionId()).put("cwd", s.cwd().toString());
-            if (s.title() != null) o.put("title", s.title());
+            // an unreadable session is still listed, with the reason (loading it answers the same reason)
+            String title = s.readable() ? s.title() : "Unreadable: " + s.problem();
+            if (title != null) o.put("title", title);
             if (s.updatedAt() != null) o.put("updatedAt", s.updatedAt().toString());
         }
         if (page.nextCursor() != null) result.put("nextCursor", page.nextCursor());

@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** Starts the agent in ACP mode: the stdio front door over the engine. */
 public final class AcpLaunch {
     public static final String ACP = "--acp";
+    /** Agentao's launch line is {@code agentao --acp --stdio}: accepted, since ACP is always spoken on stdio. */
+    public static final String STDIO = "--stdio";
     public static final String RESUME = "--resume";
     public static final String LOG_LEVEL = "--log-level";
     public static final String LOG_FILE = "--log-file";
@@ -56,6 +58,7 @@ public final class AcpLaunch {
                 }
                 switch (name) {
                     case ACP -> { if (inline != null) return null; acp = true; }
+                    case STDIO -> { if (inline != null) return null; }
                     case RESUME -> {
                         if (inline != null) resume = inline;
                         else if (i + 1 < args.length && !args[i + 1].startsWith("-")) resume = args[++i];

@@ -15,20 +15,28 @@ import java.util.concurrent.Callable;
                 "A coding agent for editors that speak the Agent Client Protocol (ACP).",
                 "",
                 "Add it to your editor as an external agent, e.g. in Zed's settings.json:",
-                "  \"agent_servers\": { \"agent\": { \"command\": \"/path/to/bin/agent\", \"args\": [\"--acp\"] } }",
+                "  \"agent_servers\": { \"agent\": {",
+                "      \"command\": \"/path/to/bin/agent\", \"args\": [\"--acp\"] } }",
                 "",
                 "Model provider (as Agentao): LLM_PROVIDER (default OPENAI) names a prefix; set",
-                "{PREFIX}_API_KEY, and optionally {PREFIX}_MODEL, {PREFIX}_BASE_URL, LLM_TEMPERATURE,",
-                "LLM_MAX_TOKENS, in the environment or a .env file in the project or ~/.config/agent/.",
+                "{PREFIX}_API_KEY, and optionally {PREFIX}_MODEL, {PREFIX}_BASE_URL,",
+                "LLM_TEMPERATURE, LLM_MAX_TOKENS, in the environment or a .env file in the",
+                "project or in ~/.config/agent/.",
                 "",
-                "AGENT_SANDBOX=auto (default) runs shell commands in an OS sandbox (bubblewrap on Linux,",
-                "sandbox-exec on macOS); AGENT_SANDBOX=none runs them without one (every command that is not",
-                "read-only is then asked about). Read only from the real environment, never from a .env file."
+                "AGENT_SANDBOX=auto (default) runs shell commands in an OS sandbox (bubblewrap",
+                "on Linux, sandbox-exec on macOS); AGENT_SANDBOX=none runs them without one",
+                "(every command that is not read-only is then asked about). Read only from the",
+                "real environment, never from a .env file.",
+                "",
+                "Try it without an editor: see \"Try it without an editor\" in README.md."
         })
 public final class AgentCommand implements Callable<Integer> {
 
     @Option(names = AcpLaunch.ACP, description = "Speak ACP (JSON-RPC 2.0, one message per line) on stdin/stdout.")
     boolean acp;
+
+    @Option(names = AcpLaunch.STDIO, description = "Accepted for Agentao's launch line (agentao --acp --stdio): ACP always uses stdio.")
+    boolean stdio;
 
     @Option(names = AcpLaunch.RESUME, arity = "0..1", fallbackValue = "", paramLabel = "ID",
             description = "Make the first session/new reopen a saved session: the latest one for its cwd, or ID (or a unique prefix of it).")
@@ -42,7 +50,8 @@ public final class AgentCommand implements Callable<Integer> {
     Path logFile;
 
     @Option(names = AcpLaunch.SESSIONS_DIR, paramLabel = "DIR",
-            description = "Where conversations are kept (default: $AGENT_SESSIONS_DIR, else $XDG_DATA_HOME/agent/sessions).")
+            description = {"Where conversations are kept (default:", "$AGENT_SESSIONS_DIR, else",
+                    "$XDG_DATA_HOME/agent/sessions, else", "~/.local/share/agent/sessions)."})
     Path sessionsDir;
 
     @Option(names = AcpLaunch.MAX_MESSAGE_BYTES, paramLabel = "BYTES", defaultValue = "104857600",

@@ -29,6 +29,12 @@ public final class Main {
             System.exit(0);
         }
         AcpLaunch.Options fast = AcpLaunch.parse(args);
+        if (fast == null) {
+            // the command line speaks for itself (`sessions prune` prints what it did): logger lines only for
+            // errors, unless AGENT_LOG_LEVEL asks for more (--acp configures its own logging)
+            String level = System.getenv("AGENT_LOG_LEVEL");
+            Logging.configure(Logging.isLevel(level) ? level : "error", null);
+        }
         int code = fast != null ? AcpLaunch.run(fast) : picocli(args).execute(args);
         System.exit(code);
     }

@@ -51,8 +51,8 @@ public final class SessionsCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--sessions-dir", paramLabel = "DIR", scope = ScopeType.INHERIT,
-            description = "Session store directory (default: $AGENT_SESSIONS_DIR, else $XDG_DATA_HOME/agent/sessions, "
-                    + "else ~/.local/share/agent/sessions).")
+            description = {"Session store directory (default:", "$AGENT_SESSIONS_DIR, else",
+                    "$XDG_DATA_HOME/agent/sessions, else", "~/.local/share/agent/sessions)."})
     Path sessionsDir;
 
     private final Map<String, String> env;

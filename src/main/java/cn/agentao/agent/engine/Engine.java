@@ -35,7 +35,6 @@ import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
-import dev.langchain4j.data.message.ChatMessageSerializer;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import org.slf4j.Logger;
@@ -182,6 +181,7 @@ public final class Engine implements AutoCloseable {
     public SessionRuntime open(Session session, SessionClient client, SessionJournal journal) {
         if (session.model() == null) catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
         SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(RecordTypes.STATE, stateRecord(r)));
+        journal.reportProblemsTo(text -> notice(rt, text));
         rt.children(children(session));
         runtimes.put(session.id(), rt);
         catalog(session.cwd()).warnings().forEach(w -> notice(rt, "Configuration: " + w));
@@ -195,7 +195,7 @@ public final class Engine implements AutoCloseable {
     public SessionRuntime openRestored(Session session, SessionClient client, SessionJournal journal, SessionReplay.Restored restored) {
         ObjectNode state = restored.state();
         if (state != null) {
-            if (state.hasNonNull("mode")) session.modeId(state.path("mode").asText());
+            if (state.hasNonNull("mode")) Mode.fromId(state.path("mode").asText()).ifPresent(m -> session.modeId(m.id()));
             if (state.hasNonNull("permissionMode")) Mode.fromId(state.path("permissionMode").asText()).ifPresent(session::permissionMode);
             if (state.hasNonNull("model") && catalog(session.cwd()).find(state.path("model").asText()).isPresent()) {
                 session.model(state.path("model").asText());
@@ -244,6 +244,12 @@ public final class Engine implements AutoCloseable {
         });
         rt.mcp(servers);
         servers.awaitReady(MCP_READY_WAIT);
+    }
+
+    /** {@link #notice(SessionRuntime, String)} for a front door: shown once the client knows the session. */
+    public void notice(Session session, String text) {
+        SessionRuntime rt = runtimes.get(session.id());
+        if (rt != null) notice(rt, text);
     }
 
     /** A message for the user outside any answer (a server that failed, a bad config file); logged as well. */
@@ -314,10 +320,15 @@ public final class Engine implements AutoCloseable {
         return options;
     }
 
-    /** A preset changes the permission posture; any other id is kept and echoed and changes nothing (as Agentao). */
-    public void setMode(Session session, String modeId) {
-        session.modeId(modeId);
-        Mode.fromId(modeId).ifPresent(session::permissionMode);
+    /**
+     * Switches the session to one of {@link #MODES}; any other id is refused with -32602 naming the valid ones
+     * (as {@code set_config_option} does), and nothing changes.
+     */
+    public void setMode(Session session, String modeId) throws JsonRpcException {
+        Mode mode = Mode.fromId(modeId).orElseThrow(() -> JsonRpcException.invalidParams("\"" + modeId
+                + "\" is not a mode of this agent; the modes are " + String.join(", ", MODES.stream().map(SessionMode::id).toList())));
+        session.modeId(mode.id());
+        session.permissionMode(mode);
         recordState(session);
         SessionRuntime rt = runtimes.get(session.id());
         if (rt != null) {
@@ -329,9 +340,6 @@ public final class Engine implements AutoCloseable {
     public void setConfigOption(Session session, String configId, String value) throws JsonRpcException {
         switch (configId) {
             case CONFIG_MODE -> {
-                if (MODES.stream().noneMatch(m -> m.id().equals(value))) {
-                    throw JsonRpcException.invalidParams("value \"" + value + "\" is not a mode of this agent");
-                }
                 setMode(session, value);
                 return;
             }
@@ -436,11 +444,12 @@ public final class Engine implements AutoCloseable {
             }
             case "mode" -> {
                 String id = c.arguments();
-                if (MODES.stream().noneMatch(m -> m.id().equals(id))) {
-                    say(rt, prompt, "Current mode: `" + session.modeId() + "`. Modes: read-only, workspace-write, full-access, plan.");
-                } else {
+                try {
                     setMode(session, id);
                     say(rt, prompt, "Mode switched to `" + id + "`.");
+                } catch (JsonRpcException e) {
+                    say(rt, prompt, "Current mode: `" + session.modeId() + "`. Modes: "
+                            + String.join(", ", MODES.stream().map(SessionMode::id).toList()) + ".");
                 }
                 return StopReason.END_TURN;
             }
@@ -520,7 +529,7 @@ public final class Engine implements AutoCloseable {
             replacement.addAll(history.subList(lastUser, history.size()));
             rt.conversation().replace(replacement);
             ObjectNode rec = Json.object();
-            rec.set("messages", Json.MAPPER.valueToTree(replacement.stream().map(ChatMessageSerializer::messageToJson).toList()));
+            rec.set("messages", Json.MAPPER.valueToTree(replacement.stream().map(ChatMessageJson::toJson).toList()));
             rt.journal().append(RecordTypes.COMPACTION, rec);
             return true;
         } catch (ModelException e) {
@@ -552,7 +561,7 @@ public final class Engine implements AutoCloseable {
 
     void recordModelMessage(SessionRuntime rt, ChatMessage message) {
         ObjectNode rec = Json.object();
-        rec.put("message", ChatMessageSerializer.messageToJson(message));
+        rec.put("message", ChatMessageJson.toJson(message));
         rt.journal().append(RecordTypes.MODEL_MESSAGE, rec);
     }
 

@@ -9,8 +9,11 @@ public interface SessionJournal extends AutoCloseable {
         @Override public void close() {}
     };
 
-    /** Appends one record durably; a failure is logged, never thrown into the turn. */
+    /** Appends one record durably; a failure is logged and told to the user, never thrown into the turn. */
     void append(String type, ObjectNode payload);
+
+    /** Where to tell the user that saving failed (or works again): the session's notices. */
+    default void reportProblemsTo(java.util.function.Consumer<String> user) { }
 
     @Override
     void close();

@@ -14,7 +14,6 @@ import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.ChatMessage;
-import dev.langchain4j.data.message.ChatMessageDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +64,7 @@ public final class SessionReplay {
                     case RecordTypes.AGENT_CHUNK -> updates.add(new SessionUpdate.AgentMessageChunk(block(r.path("content"))));
                     case RecordTypes.THOUGHT_CHUNK -> updates.add(new SessionUpdate.AgentThoughtChunk(block(r.path("content"))));
                     case RecordTypes.MODEL_MESSAGE -> {
-                        ChatMessage m = ChatMessageDeserializer.messageFromJson(r.path("message").asText());
+                        ChatMessage m = ChatMessageJson.fromJson(r.path("message").asText());
                         history.add(m);
                         if (m instanceof AiMessage ai) {
                             if (ai.thinking() != null && !ai.thinking().isEmpty()) updates.add(SessionUpdate.AgentThoughtChunk.text(ai.thinking()));
@@ -74,7 +73,7 @@ public final class SessionReplay {
                     }
                     case RecordTypes.COMPACTION -> {
                         history.clear();
-                        for (JsonNode m : r.path("messages")) history.add(ChatMessageDeserializer.messageFromJson(m.asText()));
+                        for (JsonNode m : r.path("messages")) history.add(ChatMessageJson.fromJson(m.asText()));
                     }
                     case RecordTypes.TOOL_CALL -> updates.add(finalToolCall(toolCalls.get(r.path("toolCallId").asText())));
                     case RecordTypes.PLAN -> plan = Json.MAPPER.convertValue(r.path("entries"), new TypeReference<List<PlanEntry>>() {});

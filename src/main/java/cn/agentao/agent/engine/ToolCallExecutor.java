@@ -111,6 +111,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
         if (invocation.permission() instanceof PermissionRequest.RunCommand) tellSandboxStatus(rt, mode, ws);
         Optional<Path> target = writeTarget(invocation.permission(), ws);
         Decision decision = permissions.decide(invocation.permission(), mode, ws, rt.permissions());
+        log.debug("session {}: tool call {} ({}) in mode {}: {}", rt.session().id(), id, tool.name(), mode.id(),
+                decision.verdict());
         if (decision.verdict() == Verdict.DENY) {
             return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Denied: " + decision.reason())), null,
                     "Permission denied: " + decision.reason() + " Do not retry this call; tell the user or choose another way.");
@@ -123,6 +125,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
                 return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Cancelled while asking for permission.")), null,
                         "Not run: the user cancelled the turn.");
             }
+            log.debug("session {}: tool call {}: the user answered {}", rt.session().id(), id, answer);
             if (!answer.startsWith("allow")) {
                 return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Rejected by the user.")), null,
                         "The user rejected this tool call. Do not retry it; ask the user how to proceed if needed.");
@@ -136,6 +139,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         }
         update(rt, SessionUpdate.ToolCallUpdate.status(id, ToolCallStatus.IN_PROGRESS));
         ThrottledProgress progress = new ThrottledProgress(rt, id);
+        long runStart = System.nanoTime();
         ToolResult result = execute(tool, invocation, progress, cancel);
         if (result != null && !cancel.isCancelled() && mode == Mode.WORKSPACE_WRITE && result.isError()
                 && invocation instanceof SandboxedInvocation s && s.deniedBySandbox(result)) {
@@ -145,6 +149,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
             return finish(rt, id, call, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
                     "Not run to the end: the user cancelled the turn.");
         }
+        log.debug("session {}: tool call {} ({}) {} in {} ms", rt.session().id(), id, tool.name(),
+                result.isError() ? "failed" : "completed", (System.nanoTime() - runStart) / 1_000_000);
         TodoWriteTool.planEntries(result.rawOutput()).ifPresent(entries -> showPlan(rt, entries));
         ToolCallStatus status = result.isError() ? ToolCallStatus.FAILED : ToolCallStatus.COMPLETED;
         List<ToolCallContent> display = result.display().isEmpty() ? progress.last(List.of()) : result.display();

@@ -62,8 +62,15 @@ final class TurnRunner {
             messages.addAll(rt.conversation().snapshot());
             ModelResponse response;
             StreamForwarder forwarder = new StreamForwarder(client);
+            long started = System.nanoTime();
+            log.debug("session {}: model call {} to {} ({} messages, {} tools)", rt.session().id(), call + 1, choice.value(),
+                    messages.size(), specs.size());
             try {
                 response = model.stream(new ModelRequest(messages, specs, engine.reasoningEffort(rt.session())), forwarder, cancel);
+                log.debug("session {}: model call {} answered in {} ms: finish {}, {} tool calls, usage {}", rt.session().id(),
+                        call + 1, (System.nanoTime() - started) / 1_000_000, response.finish(),
+                        response.message().hasToolExecutionRequests() ? response.message().toolExecutionRequests().size() : 0,
+                        response.usage());
             } catch (ModelException e) {
                 forwarder.flushRecord(rt, engine);
                 if (e.kind() == ModelException.Kind.CANCELLED || cancel.isCancelled()) return StopReason.CANCELLED;

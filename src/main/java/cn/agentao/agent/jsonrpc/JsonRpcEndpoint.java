@@ -187,6 +187,7 @@ public final class JsonRpcEndpoint {
             return;
         }
         RequestContext ctx = new RequestContext(name, hasId ? id : null);
+        if (log.isDebugEnabled()) log.debug("<- {}{}", name, hasId ? " id=" + id : ""); // never params: they may hold prompts
         if (hasId) {
             InFlight previous = inbound.putIfAbsent(key(id), new InFlight(ctx, new AtomicBoolean()));
             if (previous != null) {
@@ -232,6 +233,10 @@ public final class JsonRpcEndpoint {
         }
         InFlight inFlight = inbound.get(key(ctx.id()));
         if (inFlight == null || inFlight.ctx() != ctx || !inFlight.answered().compareAndSet(false, true)) return;
+        if (log.isDebugEnabled()) {
+            log.debug("-> {} id={} answered in {} ms{}", ctx.method(), ctx.id(), ctx.elapsedMillis(), failure == null ? ""
+                    : failure instanceof JsonRpcException j ? " with error " + j.code() : " with " + failure.getClass().getSimpleName());
+        }
         try {
             if (failure == null) {
                 writeResult(ctx.id(), result == null ? Json.object() : result);

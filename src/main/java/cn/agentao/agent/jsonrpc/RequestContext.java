@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 public final class RequestContext {
     private final String method;
     private final JsonNode id;
+    private final long startedNanos = System.nanoTime();
     private final CancellationSource cancellation = new CancellationSource();
     private java.util.List<Runnable> afterResponse;
 
@@ -22,6 +23,9 @@ public final class RequestContext {
 
     /** The request id, or null for a notification. */
     public JsonNode id() { return id; }
+
+    /** Milliseconds since the request arrived (for the debug log). */
+    public long elapsedMillis() { return (System.nanoTime() - startedNanos) / 1_000_000; }
 
     public boolean isNotification() { return id == null; }
 

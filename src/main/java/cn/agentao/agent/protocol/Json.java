@@ -20,13 +20,20 @@ public final class Json {
             .serializationInclusion(JsonInclude.Include.NON_NULL)
             .build();
 
+    /**
+     * What any JSON we read may hold: strings as long as a message may be (the message size limit bounds them),
+     * nesting bounded. Every mapper of the process that reads what we wrote uses these, so whatever was written
+     * can be read back.
+     */
+    public static final StreamReadConstraints READ_CONSTRAINTS = StreamReadConstraints.builder()
+            .maxNestingDepth(MAX_NESTING_DEPTH)
+            .maxStringLength(Integer.MAX_VALUE)
+            .maxNumberLength(1000)
+            .maxDocumentLength(-1)
+            .build();
+
     static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(MAX_NESTING_DEPTH)
-                .maxStringLength(Integer.MAX_VALUE)
-                .maxNumberLength(1000)
-                .maxDocumentLength(-1)
-                .build());
+        MAPPER.getFactory().setStreamReadConstraints(READ_CONSTRAINTS);
     }
 
     private Json() {}

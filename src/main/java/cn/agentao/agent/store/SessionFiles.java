@@ -1,5 +1,7 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.util.IoErrors;
+
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
@@ -72,7 +74,7 @@ final class SessionFiles {
         } catch (NoSuchFileException e) {
             return List.of();
         } catch (IOException e) {
-            throw new SessionStoreException("cannot list session directory " + dir + ": " + e, e);
+            throw new SessionStoreException("cannot list the session store " + dir + ": " + IoErrors.describe(e), e);
         }
         return ids;
     }

@@ -1,5 +1,6 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.util.IoErrors;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,8 @@ public final class SessionStore {
 
     /** Environment variable that overrides {@link #defaultDirectory}. */
     public static final String DIR_ENV = "AGENT_SESSIONS_DIR";
+    /** What a user can do about a store directory that cannot be used. */
+    public static final String RELOCATE_HINT = "choose a writable directory with --sessions-dir DIR or " + DIR_ENV + "=DIR";
 
     private final SessionFiles files;
     private final SyncPolicy sync;
@@ -104,7 +107,7 @@ public final class SessionStore {
             deleteLockFileIfOrphaned(sessionId);
             closeQuietly(lock);
             if (e instanceof RuntimeException runtime) throw runtime;
-            throw new SessionStoreException("cannot create session " + sessionId + " in " + files.dir() + ": " + e, e);
+            throw new SessionStoreException("cannot create session " + sessionId + " in " + files.dir() + ": " + IoErrors.describe((IOException) e), e);
         }
     }
 
@@ -138,7 +141,7 @@ public final class SessionStore {
             closeQuietly(channel);
             closeQuietly(lock);
             if (e instanceof RuntimeException runtime) throw runtime;
-            throw new SessionStoreException("cannot open session " + sessionId + " for writing: " + e, e);
+            throw new SessionStoreException("cannot open session " + sessionId + " for writing: " + IoErrors.describe((IOException) e), e);
         }
     }
 
@@ -222,7 +225,7 @@ public final class SessionStore {
         try {
             return SessionLocks.isLocked(files.lock(SessionFiles.requireValidId(sessionId)));
         } catch (IOException e) {
-            throw new SessionStoreException("cannot check whether session " + sessionId + " is in use: " + e, e);
+            throw new SessionStoreException("cannot check whether session " + sessionId + " is in use: " + IoErrors.describe(e), e);
         }
     }
 
@@ -243,7 +246,7 @@ public final class SessionStore {
             if (sync == SyncPolicy.FSYNC) DurableFiles.forceDirectory(files.dir());
             return existed;
         } catch (IOException e) {
-            throw new SessionStoreException("cannot delete session " + sessionId + ": " + e, e);
+            throw new SessionStoreException("cannot delete session " + sessionId + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -292,7 +295,7 @@ public final class SessionStore {
             files.createDirectory();
             return SessionLocks.acquire(files.lock(sessionId), sessionId);
         } catch (IOException e) {
-            throw new SessionStoreException("cannot lock session " + sessionId + " in " + files.dir() + ": " + e, e);
+            throw new SessionStoreException("cannot use the session store " + files.dir() + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -302,7 +305,7 @@ public final class SessionStore {
         } catch (NoSuchFileException e) {
             throw SessionNotFoundException.of(sessionId);
         } catch (IOException e) {
-            throw new SessionStoreException("cannot read session " + sessionId + " from " + files.log(sessionId) + ": " + e, e);
+            throw new SessionStoreException("cannot read session " + sessionId + ": " + IoErrors.describe(e), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package cn.agentao.agent.store;
 
 import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.IoErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
@@ -74,7 +75,7 @@ public final class SessionWriter implements AutoCloseable {
             if (sync == SyncPolicy.FSYNC) channel.force(false);
         } catch (IOException e) {
             undoPartialWrite(e);
-            throw new SessionStoreException("could not append to session " + sessionId + ": " + e, e);
+            throw new SessionStoreException("could not append to session " + sessionId + ": " + IoErrors.describe(e), e);
         }
         size += line.capacity();
         lastSeq = seq;

@@ -1,6 +1,7 @@
 package cn.agentao.agent.store;
 
 import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.IoErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
@@ -68,9 +69,9 @@ final class SummaryIndex {
                 continue; // deleted since the directory was listed
             } catch (IOException e) {
                 // reported for this session alone, and not cached: the cause (permissions, say) may go away
-                log.warn("cannot read session {} in {}: {}", id, files.dir(), e.toString());
-                result.add(new SessionSummary(id, null, null, null, Instant.EPOCH, 0,
-                        "session " + id + " cannot be read: " + e));
+                String problem = "session " + id + " cannot be read: " + IoErrors.describe(e);
+                log.warn("{}", problem);
+                result.add(new SessionSummary(id, null, null, null, Instant.EPOCH, 0, problem));
                 continue;
             }
             if (current != cached) {

@@ -1,8 +1,11 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -12,9 +15,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Renders a stored session as a transcript for people: what the user said, what the agent answered, the tool
- * calls it made (with how each ended) and its plans. Model history, settings and unknown records are left out.
- * Consecutive streamed chunks are joined into one passage.
+ * Renders a stored session as a transcript for people: what the user said, what the agent answered (its
+ * reasoning too, when asked), the tool calls it made with how each ended and its result in short, and its plans.
+ * The agent's answers are in the model's own messages ({@code model_message} records of type AI, the way the
+ * engine writes them), and in {@code agent_chunk}/{@code thought_chunk} records for what the agent said itself
+ * (command answers, errors, a reply cut short). Settings and unknown records are left out. Consecutive chunks
+ * are joined into one passage.
  */
 public final class TranscriptRenderer {
     public enum Format { TEXT, MARKDOWN }
@@ -42,6 +48,14 @@ public final class TranscriptRenderer {
             switch (record.get("type").asText()) {
                 case RecordTypes.USER_MESSAGE -> out.speaker("User", record, blocksText(record.get("content")));
                 case RecordTypes.AGENT_CHUNK -> out.agentText(record, blocksText(record.get("content")));
+                case RecordTypes.MODEL_MESSAGE -> {
+                    JsonNode message = modelMessage(record);
+                    if (!"AI".equals(message.path("type").asText())) break; // prompts and tool results show elsewhere
+                    String thinking = message.path("thinking").asText("");
+                    String text = message.path("text").asText("");
+                    if (includeThoughts && !thinking.isBlank()) out.thought(record, thinking);
+                    if (!text.isBlank()) out.agentText(record, text);
+                }
                 case RecordTypes.THOUGHT_CHUNK -> {
                     if (includeThoughts) out.thought(record, blocksText(record.get("content")));
                 }
@@ -58,11 +72,44 @@ public final class TranscriptRenderer {
         return out.finish();
     }
 
-    /** How each tool call ended up: its start merged with every later update. */
-    private record ToolCall(String title, String kind, String status) {
+    /** How each tool call ended up: its start merged with every later update; {@code result} its output in short. */
+    private record ToolCall(String title, String kind, String status, String result) {
         ToolCall merge(JsonNode update) {
+            String shown = update.has("content") ? resultInShort(update.get("content")) : result;
             return new ToolCall(update.path("title").asText(title), update.path("kind").asText(kind),
-                    update.path("status").asText(status));
+                    update.path("status").asText(status), shown);
+        }
+    }
+
+    /** Longest result shown for a tool call; the whole output stays in the log (and `export --format jsonl`). */
+    static final int RESULT_CHARS = 160;
+
+    /** A tool call's ACP content in one short line: the start of its text, or what a diff or terminal was. */
+    private static String resultInShort(JsonNode content) {
+        List<String> parts = new ArrayList<>();
+        for (JsonNode item : content) {
+            switch (item.path("type").asText()) {
+                case "content" -> parts.add(blockText(item.path("content")));
+                case "diff" -> parts.add("[" + (item.path("oldText").isTextual() ? "edited " : "created ")
+                        + item.path("path").asText() + "]");
+                case "terminal" -> parts.add("[terminal output]");
+                default -> { }
+            }
+        }
+        String text = String.join(" ", parts).strip().replaceAll("\\s+", " ");
+        if (text.isEmpty()) return null;
+        return text.length() > RESULT_CHARS ? text.substring(0, RESULT_CHARS - 1) + "…" : text;
+    }
+
+    /** The chat message of a model_message record: the engine keeps it as a JSON string; older logs as an object. */
+    private static JsonNode modelMessage(ObjectNode record) {
+        JsonNode message = record.path("message");
+        if (!message.isTextual()) return message;
+        try {
+            JsonNode parsed = Json.MAPPER.readTree(message.textValue());
+            return parsed == null ? MissingNode.getInstance() : parsed;
+        } catch (IOException e) {
+            return MissingNode.getInstance();
         }
     }
 
@@ -71,7 +118,7 @@ public final class TranscriptRenderer {
         for (ObjectNode record : records) {
             String id = record.path("toolCallId").asText();
             switch (record.get("type").asText()) {
-                case RecordTypes.TOOL_CALL -> tools.put(id, new ToolCall("tool call", "other", "pending").merge(record));
+                case RecordTypes.TOOL_CALL -> tools.put(id, new ToolCall("tool call", "other", "pending", null).merge(record));
                 case RecordTypes.TOOL_CALL_UPDATE -> tools.computeIfPresent(id, (k, tool) -> tool.merge(record));
                 default -> { }
             }
@@ -146,8 +193,9 @@ public final class TranscriptRenderer {
         void tool(ObjectNode record, ToolCall tool) {
             if (!agentSpeaking) speaker("Agent", record, "");
             flush();
-            out.append(markdown ? "- Tool: **" + tool.title() + "** (" + tool.kind() + "): " + tool.status() + "\n\n"
-                    : "  * tool: " + tool.title() + " (" + tool.kind() + ") - " + tool.status() + '\n');
+            String result = tool.result() == null ? "" : (markdown ? " — " + tool.result().replace("`", "'") : ": " + tool.result());
+            out.append(markdown ? "- Tool: **" + tool.title() + "** (" + tool.kind() + "): " + tool.status() + result + "\n\n"
+                    : "  * tool: " + tool.title() + " (" + tool.kind() + ") - " + tool.status() + result + '\n');
         }
 
         void plan(ObjectNode record, JsonNode entries) {

@@ -5,6 +5,7 @@ import cn.agentao.agent.protocol.Json;
 import cn.agentao.agent.protocol.ToolCallContent;
 import cn.agentao.agent.protocol.ToolCallLocation;
 import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.util.IoErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -150,7 +151,7 @@ public final class EditTool implements Tool {
             try {
                 ctx.files().writeText(path, text);
             } catch (IOException ex) {
-                return ToolResult.error("Cannot write " + path + ": " + ex.getMessage());
+                return ToolResult.error("Cannot write " + path + ": " + IoErrors.describe(ex));
             }
             String msg = "Edited " + path + ": " + replacements + (replacements == 1 ? " replacement." : " replacements.");
             return new ToolResult(msg, List.of(new ToolCallContent.Diff(path.toString(), original, text, null)), false,

@@ -22,6 +22,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
@@ -109,9 +110,10 @@ public final class LocalFileAccess implements FileAccess {
                 && Files.getFileAttributeView(target, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS) != null) {
             permissions = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
         }
-        Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+        // not Files.createTempFile, whose 0600 a new file would keep: created plainly, it gets the user's umask
+        Path tmp = target.resolveSibling("." + target.getFileName() + "." + java.util.UUID.randomUUID() + ".tmp");
         try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            Files.writeString(tmp, content, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             if (permissions != null) Files.setPosixFilePermissions(tmp, permissions);
             try {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -8,6 +8,8 @@ import cn.agentao.agent.protocol.ToolKind;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import cn.agentao.agent.util.IoErrors;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +72,7 @@ public final class WriteFileTool implements Tool {
             try {
                 ctx.files().writeText(path, content);
             } catch (IOException e) {
-                return ToolResult.error("Cannot write " + path + ": " + e.getMessage());
+                return ToolResult.error("Cannot write " + path + ": " + IoErrors.describe(e));
             }
             long lines = content.isEmpty() ? 0 : content.lines().count();
             String msg = (existed ? "Replaced the content of " : "Created ") + path + " (" + lines + " lines).";

@@ -65,12 +65,12 @@ class ConformanceIT {
         ObjectNode prompt = Json.object().put("sessionId", id);
         prompt.putArray("prompt").addObject().put("type", "text").put("text", "work for a long time");
         long rid = agent.start("session/prompt", prompt);
-        agent.await(m -> "agent_message_chunk".equals(m.path("params").path("update").path("sessionUpdate").asText()), Duration.ofSeconds(10));
+        agent.await(m -> "agent_message_chunk".equals(m.path("params").path("update").path("sessionUpdate").asText()), Duration.ofSeconds(30));
         JsonNode closed = agent.call("session/close", Json.object().put("sessionId", id));
         assertTrue(closed.has("result"), closed.toString());
-        JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(5));
+        JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(30));
         assertEquals("cancelled", response.path("result").path("stopReason").asText(), response.toString());
-        assertTrue(model.lastRequest().awaitClientDisconnect(Duration.ofSeconds(2)), "the model call was stopped");
+        assertTrue(model.lastRequest().awaitClientDisconnect(Duration.ofSeconds(30)), "the model call was stopped");
         JsonNode after = agent.call("session/prompt", prompt);
         assertTrue(after.has("error"), "the session is gone: " + after);
     }
@@ -82,29 +82,35 @@ class ConformanceIT {
     @Test
     void cancelAbortsARunningShellCommand() throws Exception {
         model.enqueue(Script.reply().toolCall("call_sleep", "run_shell_command",
-                Json.object().put("command", "sleep 30; touch late.txt").toString()), Script.textReply("never"));
+                Json.object().put("command", "sleep 300; touch late.txt").toString()), Script.textReply("never"));
         String id = newSession();
         agent.call("session/set_mode", Json.object().put("sessionId", id).put("modeId", "full-access")); // runs without asking
         ObjectNode prompt = Json.object().put("sessionId", id);
         prompt.putArray("prompt").addObject().put("type", "text").put("text", "wait for it");
         long rid = agent.start("session/prompt", prompt);
-        agent.await(m -> "in_progress".equals(m.path("params").path("update").path("status").asText()), Duration.ofSeconds(10));
-        Thread.sleep(300);
-        assertTrue(agent.process().descendants().anyMatch(h -> h.info().commandLine().orElse("").contains("sleep 30")),
+        agent.await(m -> "in_progress".equals(m.path("params").path("update").path("status").asText()), Duration.ofSeconds(30));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos(); // the shell starts when the machine lets it
+        while (agent.process().descendants().noneMatch(h -> h.info().commandLine().orElse("").contains("sleep 300"))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(agent.process().descendants().anyMatch(h -> h.info().commandLine().orElse("").contains("sleep 300")),
                 "the command is running");
-        long t0 = System.nanoTime();
         agent.notify("session/cancel", Json.object().put("sessionId", id));
-        JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(10));
-        long ms = (System.nanoTime() - t0) / 1_000_000;
+        // answered although the command would run for 5 minutes: the cancel ended it
+        JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(60));
         assertEquals("cancelled", response.path("result").path("stopReason").asText(), response.toString());
-        assertTrue(ms < 3000, "answered " + ms + " ms after the cancel");
         String status = null;
         for (JsonNode u : agent.updates(id)) {
             if ("call_sleep".equals(u.path("toolCallId").asText()) && u.has("status")) status = u.path("status").asText();
         }
         assertEquals("failed", status, "the interrupted tool call ends failed");
-        Thread.sleep(500);
-        assertFalse(agent.process().descendants().anyMatch(h -> h.info().commandLine().orElse("").contains("sleep 30")),
+        long gone = System.nanoTime() + Duration.ofSeconds(30).toNanos(); // killing takes what the machine needs
+        while (agent.process().descendants().anyMatch(h -> h.info().commandLine().orElse("").contains("sleep 300"))
+                && System.nanoTime() < gone) {
+            Thread.sleep(20);
+        }
+        assertFalse(agent.process().descendants().anyMatch(h -> h.info().commandLine().orElse("").contains("sleep 300")),
                 "the command was killed");
         assertFalse(Files.exists(ws.resolve("late.txt")));
     }
@@ -160,7 +166,7 @@ class ConformanceIT {
         for (String id : ids) {
             agent.sendRaw("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"session/list\",\"params\":{}}");
             JsonNode expected = Json.MAPPER.readTree(id);
-            JsonNode r = agent.await(m -> !m.has("method") && expected.equals(m.get("id")), Duration.ofSeconds(10));
+            JsonNode r = agent.await(m -> !m.has("method") && expected.equals(m.get("id")), Duration.ofSeconds(30));
             assertTrue(r.has("result"), r.toString());
         }
     }

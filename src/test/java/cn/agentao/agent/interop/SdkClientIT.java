@@ -86,7 +86,7 @@ class SdkClientIT {
         model.when(lastUserMessageContains(TOOL_CANCELLED)).reply(
                 Script.reply().toolCall("call_w3", "write_file", writeArgs(outside.resolve("cancelled.txt"))),
                 Script.textReply("should not be asked for"));
-        model.when(lastUserMessageContains(CANCEL)).reply(Script.reply().text("first ").delay(200).repeatedText("more ", 300));
+        model.when(lastUserMessageContains(CANCEL)).reply(Script.reply().text("first ").hang()); // only the cancel ends it, however slow the machine
         model.when(lastUserMessageContains(AFTER_RESUME)).replyAlways(Script.textReply("resumed fine"));
 
         JsonNode s = runDriver();
@@ -96,8 +96,10 @@ class SdkClientIT {
         assertEquals(List.of(), texts(s.path("schema").path("violations")), "schema violations");
         assertTrue(s.path("schema").path("agentMessages").asInt() > 20, s.path("schema").toString());
 
+        // what the protocol promises: the whole text, in order, before the response (the driver checks there is no
+        // late update); how many chunks carry it depends on timing (text queued behind a busy client is coalesced)
         assertEquals("Hello from the fake model", steps.path("stream").path("text").asText());
-        assertEquals(5, steps.path("stream").path("chunks").size(), "one agent_message_chunk per model delta (paced like a real model; bursts may be coalesced)");
+        assertFalse(steps.path("stream").path("chunks").isEmpty(), steps.path("stream").toString());
         JsonNode tool = steps.path("tool");
         assertEquals("end_turn", tool.path("stopReason").asText());
         assertEquals(1, tool.path("permissionRequests").size(), tool.toString());
@@ -111,7 +113,6 @@ class SdkClientIT {
         assertTrue(cancelled.path("withdrawn").asBoolean(), "the open question was withdrawn: " + cancelled);
         assertFalse(Files.exists(outside.resolve("cancelled.txt")), "cancelled while asking, so not written");
         assertEquals("cancelled", steps.path("cancel").path("stopReason").asText());
-        assertTrue(steps.path("cancel").path("msFromCancelToResponse").asLong() < 2000, steps.path("cancel").toString());
 
         JsonNode load = steps.path("load");
         assertEquals(List.of(STREAM, TOOL, TOOL_REJECTED, TOOL_CANCELLED, CANCEL), texts(load.path("userText")), "replayed user messages");

@@ -71,8 +71,8 @@ class JsonRpcEndpointTest {
         assertEquals("/a", ra.path("params").path("path").asText());
         send("{\"jsonrpc\":\"2.0\",\"id\":" + rb.path("id") + ",\"result\":{\"content\":\"B\"}}");
         send("{\"jsonrpc\":\"2.0\",\"id\":" + ra.path("id") + ",\"error\":{\"code\":-32002,\"message\":\"not found\"}}");
-        assertEquals("B", b.future().get(5, TimeUnit.SECONDS).path("content").asText());
-        Exception e = assertThrows(Exception.class, () -> a.future().get(5, TimeUnit.SECONDS));
+        assertEquals("B", b.future().get(30, TimeUnit.SECONDS).path("content").asText());
+        Exception e = assertThrows(Exception.class, () -> a.future().get(30, TimeUnit.SECONDS));
         assertEquals(-32002, ((JsonRpcException) e.getCause()).code());
     }
 
@@ -92,7 +92,7 @@ class JsonRpcEndpointTest {
         JsonNode cancelNote = next();
         assertEquals("$/cancel_request", cancelNote.path("method").asText());
         assertEquals(req.path("id").asLong(), cancelNote.path("params").path("requestId").asLong());
-        assertInstanceOf(CancelledException.class, outcome.get(5, TimeUnit.SECONDS));
+        assertInstanceOf(CancelledException.class, outcome.get(30, TimeUnit.SECONDS));
         send("{\"jsonrpc\":\"2.0\",\"id\":" + req.path("id") + ",\"result\":{}}");
         send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":{\"x\":1}}");
         assertEquals(1, next().path("result").path("x").asInt(), "late answer dropped, endpoint still serving");
@@ -123,7 +123,7 @@ class JsonRpcEndpointTest {
         JsonRpcEndpoint.PendingRequest p = endpoint.request("terminal/create", Json.object());
         next();
         toAgent.close();
-        Exception e = assertThrows(Exception.class, () -> p.future().get(5, TimeUnit.SECONDS));
+        Exception e = assertThrows(Exception.class, () -> p.future().get(30, TimeUnit.SECONDS));
         assertTrue(e.getCause().getMessage().contains("disconnected"));
         reader.join(5000);
         assertTrue(endpoint.isClosed());

@@ -72,7 +72,7 @@ class RequestTrackingTransportTest {
         Disposable call = client.callTool(McpSchema.CallToolRequest.builder("slow").arguments(Map.of()).build())
                 .contextWrite(RequestTrackingTransport.capturing(id))
                 .subscribe();
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (id.get() == null && System.nanoTime() < deadline) Thread.sleep(10);
         assertNotNull(id.get(), "the tools/call id was captured");
         Object initializeId = server.received.stream().filter(m -> m instanceof McpSchema.JSONRPCRequest r && r.method().equals("initialize"))

@@ -46,12 +46,9 @@ class ServerLifecycleTest {
         assertEquals(2, descendantsRunning("sleep 300." + marker).size(), "both sleeps run under this JVM");
         assertTrue(set.pid("a") > 0);
 
-        long t0 = System.nanoTime();
         set.close();
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertEquals(List.of(), awaitNoDescendants("sleep 300." + marker, Duration.ofSeconds(1)));
-        assertEquals(List.of(), awaitNoDescendants(EVERYTHING.toString(), Duration.ofSeconds(1)));
-        assertTrue(ms < 5_000, "closing took " + ms + " ms");
+        assertEquals(List.of(), awaitNoDescendants("sleep 300." + marker, Duration.ofSeconds(20)));
+        assertEquals(List.of(), awaitNoDescendants(EVERYTHING.toString(), Duration.ofSeconds(20)));
         assertTrue(set.status().stream().allMatch(s -> s.state() == McpServerState.STOPPED), set.status().toString());
         assertEquals(List.of(), set.tools());
     }
@@ -99,7 +96,7 @@ class ServerLifecycleTest {
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertTrue(r.isError());
             assertEquals("MCP tool mcp__slow__trigger-long-running-operation failed: the tool call got no answer within 1 s", r.text());
-            assertTrue(ms < 3_000, "gave up after " + ms + " ms");
+            assertTrue(ms < 15_000, "gave up after " + ms + " ms, long before the 20 s call would end");
             assertEquals("Echo: ok", set.callTool("mcp__slow__echo", MAPPER.createObjectNode().put("message", "ok"), Cancellation.NONE).text());
         } finally {
             set.close();
@@ -130,17 +127,17 @@ class ServerLifecycleTest {
     @Test
     void closingWhileAServerIsStillStartingLeavesNoProcess() throws Exception {
         String marker = marker();
-        String script = "sleep 2." + marker + "; exec \"" + requireNode() + "\" \"" + EVERYTHING + "\" stdio";
+        String script = "sleep 300." + marker + "; exec \"" + requireNode() + "\" \"" + EVERYTHING + "\" stdio";
         McpTestServers.RecordingListener listener = new McpTestServers.RecordingListener();
         McpServerSet set = McpServerSet.start(List.of(McpServerDefinition.fromClient(stdio("slow", "sh", List.of("-c", script), List.of()))),
                 null, listener);
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (descendantsRunning("sleep 2." + marker).isEmpty() && System.nanoTime() < deadline) Thread.sleep(10);
-        assertFalse(descendantsRunning("sleep 2." + marker).isEmpty(), "the server is starting");
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (descendantsRunning("sleep 300." + marker).isEmpty() && System.nanoTime() < deadline) Thread.sleep(10);
+        assertFalse(descendantsRunning("sleep 300." + marker).isEmpty(), "the server is starting");
         Thread.sleep(800); // its client is built and waits for the answer to initialize
         set.close();
-        assertEquals(List.of(), awaitNoDescendants("sleep 2." + marker, Duration.ofSeconds(1)));
-        assertEquals(List.of(), awaitNoDescendants(EVERYTHING.toString(), Duration.ofSeconds(3)));
+        assertEquals(List.of(), awaitNoDescendants("sleep 300." + marker, Duration.ofSeconds(20)));
+        assertEquals(List.of(), awaitNoDescendants(EVERYTHING.toString(), Duration.ofSeconds(20)));
         assertEquals(McpServerState.STOPPED, set.status().get(0).state());
         assertEquals(List.of(), listener.failures, "a server the session stopped is not reported as failed");
     }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /** {@link LangChainModelClient} against the fake server's OpenAI Chat Completions wire. */
 class OpenAiModelClientTest {
     private static final String KEY = "sk-test-secret-0123456789";
-    private static final RetryPolicy FAST_RETRY = new RetryPolicy(4, Duration.ofMillis(10), Duration.ofSeconds(5));
+    private static final RetryPolicy FAST_RETRY = new RetryPolicy(4, Duration.ofMillis(10), Duration.ofSeconds(30));
 
     private FakeModelServer server;
     private ModelClient client;
@@ -221,7 +221,8 @@ class OpenAiModelClientTest {
         start = System.nanoTime();
         capped.stream(ask("hi"), ModelStreamListener.IGNORE, Cancellation.NONE);
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertTrue(elapsedMillis >= 200 && elapsedMillis < 5000, "capped wait, took " + elapsedMillis + " ms");
+        assertTrue(elapsedMillis >= 200, "waited the capped 200 ms, took " + elapsedMillis + " ms");
+        assertTrue(elapsedMillis < 25_000, "did not wait the 30 s the server asked for, took " + elapsedMillis + " ms");
     }
 
     @Test
@@ -276,7 +277,7 @@ class OpenAiModelClientTest {
 
     @Test
     void cancelDuringSlowStreamReturnsPromptlyAndClosesTheConnection() throws Exception {
-        server.enqueue(Script.reply().text("first").delay(2_000).text("second", "third"));
+        server.enqueue(Script.reply().text("first").delay(60_000).text("second", "third")); // only a cancel ends it early
         CancellationSource cancel = new CancellationSource();
         AtomicLong cancelledAt = new AtomicLong();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
@@ -287,12 +288,9 @@ class OpenAiModelClientTest {
 
         try {
             ModelException e = assertThrows(ModelException.class, () -> client.stream(ask("hi"), listener, cancel));
-            long returnedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cancelledAt.get());
-
             assertEquals(ModelException.Kind.CANCELLED, e.kind());
-            assertTrue(returnedAfterMillis < 1000, "returned " + returnedAfterMillis + " ms after cancel");
-            assertEquals(List.of("first"), listener.texts());
-            assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)), "server saw the connection close");
+            assertEquals(List.of("first"), listener.texts(), "returned without waiting for the rest of the stream");
+            assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(30)), "server saw the connection close");
         } finally {
             timer.shutdownNow();
         }
@@ -310,15 +308,13 @@ class OpenAiModelClientTest {
                 return e;
             }
         });
-        server.awaitRequests(1, Duration.ofSeconds(5));
+        server.awaitRequests(1, Duration.ofSeconds(30));
 
-        long start = System.nanoTime();
         cancel.cancel();
-        ModelException e = result.get(2, TimeUnit.SECONDS);
+        ModelException e = result.get(30, TimeUnit.SECONDS); // the call hangs forever: only the cancel ends it
 
-        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 1000, "cancel is prompt");
         assertEquals(ModelException.Kind.CANCELLED, e.kind());
-        assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)), "server saw the connection close");
+        assertTrue(server.lastRequest().awaitClientDisconnect(Duration.ofSeconds(30)), "server saw the connection close");
     }
 
     @Test
@@ -335,14 +331,12 @@ class OpenAiModelClientTest {
     @Test
     void silenceLongerThanTheIdleTimeoutIsATimeout() {
         ModelClient impatient = client(ModelOptions.defaults().withIdleTimeout(Duration.ofMillis(300)).withRetry(RetryPolicy.NONE));
-        server.enqueue(Script.reply().pause(3_000).text("too late"));
+        server.enqueue(Script.reply().pause(60_000).text("too late")); // waiting for it would succeed, a minute later
 
-        long start = System.nanoTime();
         ModelException e = assertThrows(ModelException.class,
                 () -> impatient.stream(ask("hi"), ModelStreamListener.IGNORE, Cancellation.NONE));
 
         assertEquals(ModelException.Kind.TIMEOUT, e.kind());
-        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 2_000);
     }
 
     @Test
@@ -394,7 +388,7 @@ class OpenAiModelClientTest {
                     return e.toString();
                 }
             }, Executors.newVirtualThreadPerTaskExecutor());
-            assertEquals("still fine", answer.get(5, TimeUnit.SECONDS));
+            assertEquals("still fine", answer.get(30, TimeUnit.SECONDS));
         } finally {
             release.countDown();
         }

@@ -83,7 +83,7 @@ class FixturesTest {
         assertNull(listed.get("good").problem());
         assertEquals("Calculator test failure", listed.get("good").title());
         assertEquals(15, listed.get("good").records());
-        assertEquals("2025-06-01T09:00:12Z", listed.get("good").updatedAt().toString());
+        assertEquals("2025-06-01T09:00:21.600Z", listed.get("good").updatedAt().toString());
         assertEquals(3, listed.get("torn-last-line").records());
         assertEquals(4, listed.get("corrupt-middle-line").records());
         assertEquals("Todo summary", listed.get("corrupt-middle-line").title());

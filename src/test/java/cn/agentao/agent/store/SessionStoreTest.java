@@ -164,13 +164,8 @@ class SessionStoreTest {
                         Json.object().put("type", "text").put("text", "chunk " + i + " of a long streamed answer ".repeat(4))));
             }
         }
-        long best = Long.MAX_VALUE;
-        for (int run = 0; run < 3; run++) {
-            long start = System.nanoTime();
-            assertEquals(10_000, store.read("big").records().size());
-            best = Math.min(best, (System.nanoTime() - start) / 1_000_000);
-        }
-        assertTrue(best < 1000, "read took " + best + " ms");
+        // how fast is measured by scripts/bench-store.sh, never asserted here
+        assertEquals(10_000, store.read("big").records().size());
     }
 
     @Test

@@ -117,6 +117,25 @@ class FileToolsTest {
 
     // ---- write_file ----
 
+    /** A file the agent creates is like one the user's editor creates: the user's umask decides its mode. */
+    @Test
+    void newFilesGetTheUsersUmaskNotAPrivateTempFileMode() throws Exception {
+        Path reference = Files.createFile(dir.resolve("made-by-hand.txt")); // the JVM's umask, like any program's
+        run(new WriteFileTool(), ctx, "{\"path\":\"made-by-agent.txt\",\"content\":\"x\"}");
+        assertEquals(Files.getPosixFilePermissions(reference), Files.getPosixFilePermissions(dir.resolve("made-by-agent.txt")));
+    }
+
+    /** /sys refuses new files even to root, like an unwritable project directory does to a user. */
+    @Test
+    void anUnwritableDirectorySaysPermissionDeniedForTheFileAsked() throws Exception {
+        Path target = Path.of("/sys/agent-write-test.txt");
+        ToolResult r = run(new WriteFileTool(), ctx, "{\"path\":\"" + target + "\",\"content\":\"x\"}");
+        assertTrue(r.isError());
+        assertTrue(r.forModel().startsWith("Cannot write " + target + ": "), r.forModel());
+        assertTrue(r.forModel().contains("permission denied") || r.forModel().contains("read-only file system"), r.forModel());
+        assertFalse(Files.exists(target));
+    }
+
     @Test
     void writesNewFilesWithParentsAndShowsADiff() throws Exception {
         ToolResult r = run(new WriteFileTool(), ctx, "{\"path\":\"new/dir/f.txt\",\"content\":\"hello\\n\"}");

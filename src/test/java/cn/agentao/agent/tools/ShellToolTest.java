@@ -109,7 +109,7 @@ class ShellToolTest {
         long start = System.nanoTime();
         ToolResult r = run(new RunShellCommandTool(), ctx, "{\"command\":\"echo started; sleep 1007 & sleep 1007; wait\",\"timeout\":1}");
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertTrue(elapsedMs < 8000, "took " + elapsedMs + " ms");
+        assertTrue(elapsedMs < 120_000, "took " + elapsedMs + " ms: the 1 s timeout ended a 1007 s command");
         assertTrue(r.isError());
         assertTrue(r.forModel().startsWith("started\n"));
         assertTrue(r.forModel().contains("[Timed out after 1 s"), r.forModel());

@@ -272,11 +272,11 @@ class ToolsIT {
         startAgent(Json.object(), null); // the client never answers
         modelCalls("p1", "run_shell_command", "{\"command\":\"touch late.txt\",\"sandbox\":false}");
         long rid = agent.start("session/prompt", prompt("go"));
-        JsonNode question = agent.await(m -> "session/request_permission".equals(m.path("method").asText()), Duration.ofSeconds(10));
+        JsonNode question = agent.await(m -> "session/request_permission".equals(m.path("method").asText()), Duration.ofSeconds(30));
         agent.notify("session/cancel", Json.object().put("sessionId", id));
-        JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(5));
+        JsonNode response = agent.awaitResponse(rid, Duration.ofSeconds(30));
         assertEquals("cancelled", response.path("result").path("stopReason").asText());
-        JsonNode withdrawn = agent.await(m -> "$/cancel_request".equals(m.path("method").asText()), Duration.ofSeconds(5));
+        JsonNode withdrawn = agent.await(m -> "$/cancel_request".equals(m.path("method").asText()), Duration.ofSeconds(30));
         assertEquals(question.path("id").asLong(), withdrawn.path("params").path("requestId").asLong());
         assertEquals("failed", finalUpdate("p1").path("status").asText());
         assertFalse(Files.exists(ws.resolve("late.txt")));
@@ -297,9 +297,9 @@ class ToolsIT {
         run("first");
         modelCalls("d1", "run_shell_command", "{\"command\":\"touch never.txt\",\"sandbox\":false}");
         agent.start("session/prompt", prompt("second"));
-        agent.await(m -> "session/request_permission".equals(m.path("method").asText()), Duration.ofSeconds(10));
+        agent.await(m -> "session/request_permission".equals(m.path("method").asText()), Duration.ofSeconds(30));
         agent.closeStdin();
-        assertEquals(0, agent.awaitExit(Duration.ofSeconds(3)));
+        assertEquals(0, agent.awaitExit(Duration.ofSeconds(30)));
         assertFalse(Files.exists(ws.resolve("never.txt")));
         AgentProcess again = AgentProcess.start(Map.of("OPENAI_API_KEY", "k", "AGENT_SESSIONS_DIR", dir.resolve("store").toString()), "--acp");
         try {

@@ -199,7 +199,8 @@ class WebFetchToolTest {
         });
         long start = System.nanoTime();
         assertThrows(InterruptedException.class, () -> fetch(privateAllowed(), base + "/slow", ctx));
-        assertTrue(System.nanoTime() - start < 5_000_000_000L);
+        // the slow page answers after 20 s: returning long before that is the cancel at work, however busy the machine
+        assertTrue(System.nanoTime() - start < 15_000_000_000L, "returned before the slow page would have answered");
     }
 
     @Test

@@ -1,0 +1,57 @@
+package cn.agentao.agent.cli;
+
+import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.testing.AgentProcess;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.Script;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code --log-level debug} tells what happened across a session (requests, model calls, tool decisions, timings), never secrets. */
+class DebugLoggingIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void debugLogFollowsASessionWithoutSecretsOrPrompts() throws Exception {
+        try (FakeModelServer model = FakeModelServer.start()) {
+            Map<String, String> env = new HashMap<>(model.openAiEnvironment());
+            env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
+            String key = env.get("OPENAI_API_KEY");
+            Path ws = Files.createDirectories(dir.resolve("ws"));
+            try (AgentProcess a = AgentProcess.start(env, "--acp", "--log-level", "debug")) {
+                a.call("initialize", Json.object().put("protocolVersion", 1));
+                String id = a.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode()))
+                        .path("result").path("sessionId").asText();
+                model.enqueue(Script.reply().toolCall("call_r", "read_file", "{\"path\":\"missing-secret-name.txt\"}"), Script.textReply("done"));
+                ObjectNode p = Json.object().put("sessionId", id);
+                p.putArray("prompt").addObject().put("type", "text").put("text", "PROMPT-TEXT-MUST-NOT-BE-LOGGED");
+                JsonNode r = a.call("session/prompt", p, Duration.ofSeconds(30));
+                assertEquals("end_turn", r.path("result").path("stopReason").asText(), r.toString());
+                a.closeStdin();
+                a.awaitExit(Duration.ofSeconds(30));
+                String log = a.stderr();
+                for (String expected : List.of("<- session/prompt id=", "-> session/new id=", "model call 1", "model call 2",
+                        "tool call call_r (read_file) in mode workspace-write: ALLOW", "tool call call_r (read_file) failed in ")) {
+                    assertTrue(log.contains(expected), "'" + expected + "' in:\n" + log);
+                }
+                assertTrue(log.matches("(?s).*session/prompt id=\\d+ answered in \\d+ ms.*"), log);
+                assertFalse(log.contains("PROMPT-TEXT-MUST-NOT-BE-LOGGED"), "no prompt text in the log");
+                assertTrue(key == null || !log.contains(key), "no API key in the log");
+            }
+        }
+    }
+}
