@@ -67,7 +67,18 @@ final class McpServerConnection {
         boolean crashed() {
             return process != null && !process.isAlive();
         }
+
+        /**
+         * Whether the stdio server ends within {@code grace}: a request that failed on a server that is exiting
+         * (its stdin already closed: "Broken pipe") is explained by how the server ended, not by the write.
+         */
+        boolean endsWithin(Duration grace) {
+            return process != null && process.awaitExit(grace);
+        }
     }
+
+    /** How long a failed request waits to see whether the stdio server is exiting (see {@link Live#endsWithin}). */
+    private static final Duration EXIT_GRACE = Duration.ofSeconds(2);
 
     private final McpServerDefinition definition;
     private final String key;
@@ -445,7 +456,7 @@ final class McpServerConnection {
             abandon(l, subscription, id, "cancelled by the user");
             throw new CancelledException();
         }
-        if (l.crashed()) {
+        if (l.crashed() || (result.isCompletedExceptionally() && l.endsWithin(EXIT_GRACE))) {
             subscription.dispose();
             throw new McpException("the server " + l.process().exitDescription());
         }

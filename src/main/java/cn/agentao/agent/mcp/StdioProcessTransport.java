@@ -116,6 +116,18 @@ final class StdioProcessTransport implements McpClientTransport {
         return p == null ? -1 : p.pid();
     }
 
+    /** Waits up to {@code timeout} for the process to end; true when it has (false when interrupted). */
+    boolean awaitExit(java.time.Duration timeout) {
+        Process p = process;
+        if (p == null) return false;
+        try {
+            return p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** How the process ended, for a failure reason: exit code and its last stderr line. */
     String exitDescription() {
         Process p = process;
