@@ -55,7 +55,9 @@ public final class AcpAgent {
                 .add("session/cancel", Dispatch.INLINE, true, prompts::cancel)
                 .add("session/set_mode", Dispatch.INLINE, true, config::setMode)
                 .add("session/set_config_option", Dispatch.INLINE, true, config::setConfigOption)
-                .add(EXT_SET_MODEL, Dispatch.INLINE, true, config::setModel);
+                .add(EXT_SET_MODEL, Dispatch.INLINE, true, config::setModel)
+                .add("session/set_model", Dispatch.INLINE, true, config::setSessionModel)
+                .add("session/list_models", Dispatch.INLINE, true, config::listModels);
     }
 
     /** Serves until the client closes stdin, then winds down within {@code grace}. */

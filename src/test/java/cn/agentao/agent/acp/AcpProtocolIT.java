@@ -67,7 +67,7 @@ class AcpProtocolIT {
         return r.path("result").path("sessionId").asText();
     }
 
-    private static void assertError(JsonNode response, int code, String messagePart) {
+    static void assertError(JsonNode response, int code, String messagePart) {
         assertTrue(response.has("error"), "expected an error, got " + response);
         assertEquals(code, response.path("error").path("code").asInt(), response.toString());
         if (messagePart != null) {

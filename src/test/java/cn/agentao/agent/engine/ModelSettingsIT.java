@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -32,14 +31,11 @@ class ModelSettingsIT {
     @BeforeEach
     void start() throws Exception {
         model = FakeModelServer.start();
-        Path config = Files.createDirectories(dir.resolve("config/agent"));
-        Files.writeString(config.resolve("config.json"), """
+        agent = AgentProcess.startWithUserConfig(dir, """
                 {"providers": {"fake": {"kind": "openai", "baseUrl": "%s", "apiKey": "cfg-secret-key",
                    "models": [{"id": "small", "contextWindow": 400, "reasoningEffort": ["low", "high"]}, "big"]}},
                  "default": "fake/small"}
                 """.formatted(model.baseUrl()));
-        agent = AgentProcess.start(Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString(),
-                "AGENT_SESSIONS_DIR", dir.resolve("store").toString()), "--acp");
         agent.call("initialize", Json.object().put("protocolVersion", 1));
         Path ws = Files.createDirectories(dir.resolve("ws"));
         JsonNode r = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode()));

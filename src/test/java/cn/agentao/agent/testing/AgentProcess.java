@@ -71,6 +71,14 @@ public final class AgentProcess implements AutoCloseable {
         return new AgentProcess(pb.start());
     }
 
+    /** Starts {@code bin/agent --acp} with {@code configJson} as the user's config.json under {@code dir}, sessions stored there. */
+    public static AgentProcess startWithUserConfig(Path dir, String configJson) throws IOException {
+        Path config = Files.createDirectories(dir.resolve("config/agent"));
+        Files.writeString(config.resolve("config.json"), configJson);
+        return start(Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString(),
+                "AGENT_SESSIONS_DIR", dir.resolve("store").toString()), "--acp");
+    }
+
     /** Starts {@code launcher} (e.g. an unpacked release archive's bin/agent) with exactly {@code env}. */
     public static AgentProcess startExactly(Path launcher, Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
