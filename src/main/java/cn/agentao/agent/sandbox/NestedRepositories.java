@@ -1,27 +1,28 @@
 package cn.agentao.agent.sandbox;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.EnumSet;
+import java.util.ArrayDeque;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
  * The git directories inside a workspace root besides its top-level {@code .git}, which a sandboxed command must
  * not write (a planted {@code hooks/pre-commit} runs when the user next commits there): every nested {@code .git}
- * (directory, or a submodule's {@code .git} file) found by a bounded walk, every {@code .git} on the way from the
+ * (directory, or a submodule's {@code .git} file) found by a bounded breadth-first walk, every {@code .git} on the way from the
  * root down to the command's directory, and a repository at the top under another name ({@code HEAD},
  * {@code objects}, {@code refs}). The walk does not follow links, skips dependency and build directories
- * ({@link #SKIPPED}) and stops after {@link #MAX_DIRECTORIES} directories: repositories beyond are not found.
+ * ({@link #SKIPPED}), goes {@link #MAX_DEPTH} levels deep and stops
+ * after {@link #MAX_ENTRIES} entries (see the README's sandbox benchmark): repositories beyond are not found.
  */
 final class NestedRepositories {
-    static final int MAX_DIRECTORIES = 4000;
-    static final int MAX_DEPTH = 6;
+    static final int MAX_ENTRIES = 1500;
+    static final int MAX_DEPTH = 4;
     static final Set<String> SKIPPED = Set.of("node_modules", "target", "build", "dist", "out", ".venv", "venv",
             "__pycache__", ".gradle", ".idea", ".cache", ".tox", ".mypy_cache", ".pytest_cache", ".next", ".terraform");
 
@@ -43,33 +44,29 @@ final class NestedRepositories {
         return found;
     }
 
-    private static void walk(Path root, Set<Path> found) throws IOException {
-        int[] dirs = {0};
-        Files.walkFileTree(root, EnumSet.noneOf(java.nio.file.FileVisitOption.class), MAX_DEPTH, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                if (dir.equals(root)) return FileVisitResult.CONTINUE;
-                String name = dir.getFileName().toString();
-                if (name.equalsIgnoreCase(".git")) {
-                    if (!dir.getParent().equals(root)) found.add(dir);
-                    return FileVisitResult.SKIP_SUBTREE;
+    /** Breadth first, so that shallow sub-projects are found before a large directory uses up the budget. */
+    private static void walk(Path root, Set<Path> found) {
+        ArrayDeque<Path> level = new ArrayDeque<>(List.of(root));
+        int seen = 0;
+        for (int depth = 1; depth <= MAX_DEPTH && !level.isEmpty(); depth++) {
+            ArrayDeque<Path> next = new ArrayDeque<>();
+            for (Path dir : level) {
+                try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+                    for (Path e : entries) {
+                        if (++seen > MAX_ENTRIES) return;
+                        String name = e.getFileName().toString();
+                        if (name.equalsIgnoreCase(".git")) {
+                            if (depth > 1) found.add(e); // the top one is a protected name already
+                        } else if (!SKIPPED.contains(name) && depth < MAX_DEPTH && Files.isDirectory(e, LinkOption.NOFOLLOW_LINKS)) {
+                            next.add(e);
+                        }
+                    }
+                } catch (IOException | DirectoryIteratorException unreadable) {
+                    // the command cannot write what the agent cannot read either
                 }
-                if (++dirs[0] > MAX_DIRECTORIES) return FileVisitResult.TERMINATE;
-                return SKIPPED.contains(name) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
             }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                // a .git file (submodule, worktree) or a .git directory at the depth limit
-                if (file.getFileName().toString().equalsIgnoreCase(".git") && !file.getParent().equals(root)) found.add(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) {
-                return FileVisitResult.CONTINUE; // unreadable: the command cannot write it either
-            }
-        });
+            level = next;
+        }
     }
 
     /** A directory git would take for a repository: {@code HEAD}, {@code objects/} and {@code refs/}. */
