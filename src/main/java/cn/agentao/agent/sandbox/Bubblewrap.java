@@ -20,7 +20,9 @@ import java.util.stream.Stream;
  * private tmpfs (a few tool chains and caches in the home shown again read-only: {@link #TOOLCHAINS}), then the
  * workspace roots bound back (read-write in workspace-write) with the protected names
  * under each root read-only again; a protected name that does not exist is masked with {@code /dev/null} (and
- * the empty file that leaves on the host is removed afterwards), one that is a symbolic link fails closed.
+ * the empty file that leaves on the host is removed afterwards), one that is a symbolic link fails closed. Nested
+ * repositories' {@code .git} and a repository at the top under another name are read-only too
+ * ({@link NestedRepositories}).
  *
  * <p>bwrap reports on stderr ({@code --json-status-fd 2}); the command's stderr is merged into stdout inside,
  * so the sandbox's own failure is told apart from the command's.
@@ -99,6 +101,12 @@ public final class Bubblewrap implements Sandbox {
                     throw new SandboxException("cannot list " + r + " to protect its configuration: " + e.getMessage());
                 }
                 for (Path e : entries) protect(a, e, masks);
+                Path dir = real(cwd);
+                try {
+                    for (Path g : NestedRepositories.in(r, dir)) if (!entries.contains(g)) protect(a, g, masks);
+                } catch (IOException e) {
+                    throw new SandboxException("cannot search " + r + " for nested repositories: " + e.getMessage());
+                }
             }
         }
         a.addAll(List.of("--chdir", real(cwd).toString(), "--setenv", "TMPDIR", "/tmp", "--json-status-fd", "2",

@@ -28,18 +28,26 @@ public final class SandboxBenchmark {
         Path ws = Files.createTempDirectory("bench-sandbox");
         Files.createDirectories(ws.resolve(".git"));
         LocalCommandRunner runner = new LocalCommandRunner();
-        List<String> names = List.of("none", "read-only", "workspace-write");
+        // a tree of 4,400 directories with a nested repository: the nested-repository walk's worst case (it stops after 1,500 entries)
+        Path tree = Files.createTempDirectory("bench-sandbox-tree");
+        Files.createDirectories(tree.resolve(".git"));
+        Files.createDirectories(tree.resolve("sub/.git/hooks"));
+        for (int a = 0; a < 20; a++) for (int b = 0; b < 20; b++) for (int c = 0; c < 10; c++) {
+            Files.createDirectories(tree.resolve("d" + a + "/e" + b + "/f" + c));
+        }
+        List<String> names = List.of("none", "read-only", "workspace-write", "ws-write 4k dirs");
         List<Confinement> boxes = new ArrayList<>();
         boxes.add(null);
         for (Mode m : List.of(Mode.READ_ONLY, Mode.WORKSPACE_WRITE)) {
             boxes.add(new Confinement(sandboxes.sandbox().orElseThrow(), SandboxPolicy.forMode(m, List.of(ws)).orElseThrow()));
         }
+        boxes.add(new Confinement(sandboxes.sandbox().orElseThrow(), SandboxPolicy.forMode(Mode.WORKSPACE_WRITE, List.of(tree)).orElseThrow()));
         List<List<Double>> times = new ArrayList<>();
         for (int i = 0; i < boxes.size(); i++) times.add(new ArrayList<>());
         for (int r = -5; r < rounds; r++) { // five warm-up rounds
             for (int i = 0; i < boxes.size(); i++) {
                 long t0 = System.nanoTime();
-                CommandRunner.Result res = runner.run(new CommandRunner.Spec("true", ws, Duration.ofSeconds(30), 4096, boxes.get(i)),
+                CommandRunner.Result res = runner.run(new CommandRunner.Spec("true", boxes.get(i) == null ? ws : boxes.get(i).policy().roots().get(0), Duration.ofSeconds(30), 4096, boxes.get(i)),
                         new CommandRunner.Listener() { }, Cancellation.NONE);
                 double ms = (System.nanoTime() - t0) / 1e6;
                 if (res.exitCode() == null || res.exitCode() != 0) throw new IllegalStateException(names.get(i) + ": " + res);

@@ -60,6 +60,42 @@ class BubblewrapTest {
     }
 
     @Test
+    void nestedRepositoriesAndAGitDirectoryUnderAnotherNameStayReadOnly() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Files.createDirectories(ws.resolve(".git/hooks"));
+        Files.createDirectories(ws.resolve("sub/.git/hooks"));
+        Files.createDirectories(ws.resolve("libs/a/b/.git"));
+        Files.createDirectories(ws.resolve("mod"));
+        Files.writeString(ws.resolve("mod/.git"), "gitdir: ../.git/modules/mod\n");
+        Files.createDirectories(ws.resolve("bare.git/objects"));
+        Files.createDirectories(ws.resolve("bare.git/refs"));
+        Files.writeString(ws.resolve("bare.git/HEAD"), "ref: refs/heads/main\n");
+        Files.createDirectories(ws.resolve("node_modules/pkg/.git"));
+        Files.createDirectories(ws.resolve("plain/objects")); // not a repository: no HEAD, no refs
+        List<Path> masks = new ArrayList<>();
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks));
+        Path real = ws.toRealPath();
+        for (String p : List.of("sub/.git", "libs/a/b/.git", "mod/.git", "bare.git")) {
+            assertTrue(line.contains("--ro-bind " + real.resolve(p) + " " + real.resolve(p)), p + ": " + line);
+        }
+        assertFalse(line.contains(real.resolve("node_modules").toString()), "dependency directories are not walked: " + line);
+        assertFalse(line.contains(real.resolve("plain").toString()), line);
+        assertFalse(line.contains(real.resolve(".git/hooks").toString()), "the top .git is not walked: " + line);
+        assertTrue(masks.stream().noneMatch(m -> m.startsWith(real.resolve("sub"))), "only existing nested .git are bound: " + masks);
+    }
+
+    @Test
+    void theRepositoryTheCommandRunsInStaysReadOnlyEvenWhereTheWalkDoesNotGo() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Path repo = Files.createDirectories(ws.resolve("node_modules/pkg"));
+        Files.createDirectories(repo.resolve(".git"));
+        Path cwd = Files.createDirectories(repo.resolve("src"));
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("git commit", cwd, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>()));
+        Path git = repo.toRealPath().resolve(".git");
+        assertTrue(line.contains("--ro-bind " + git + " " + git), line);
+    }
+
+    @Test
     void readOnlyBindsTheRootsReadOnlyAndProtectsNothingElse() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         List<Path> masks = new ArrayList<>();
@@ -118,6 +154,16 @@ class BubblewrapTest {
         CommandRunner.Result r = run(s, "echo ok > made && echo x > .env; mkdir .agent; echo y > AGENTS.md; ls -a", ws, true);
         assertEquals("ok\n", Files.readString(ws.resolve("made")), r.output());
         for (String name : SandboxPolicy.PROTECTED_NAMES) assertFalse(Files.exists(ws.resolve(name)), name + " left: " + r.output());
+    }
+
+    @Test
+    void aNestedRepositorysHooksCannotBePlanted() throws Exception {
+        Sandbox s = real();
+        Path ws = Files.createDirectories(dir.resolve("nested"));
+        Files.createDirectories(ws.resolve("sub/.git/hooks"));
+        CommandRunner.Result r = run(s, "echo 'touch /tmp/pwned' > sub/.git/hooks/pre-commit; echo ok > sub/made", ws, true);
+        assertFalse(Files.exists(ws.resolve("sub/.git/hooks/pre-commit")), r.output());
+        assertEquals("ok\n", Files.readString(ws.resolve("sub/made")), "the rest of the sub-project stays writable: " + r.output());
     }
 
     @Test

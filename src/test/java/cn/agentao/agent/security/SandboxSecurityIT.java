@@ -309,6 +309,52 @@ class SandboxSecurityIT {
         }
     }
 
+    /**
+     * Ways to plant a hook in a nested repository (sub/, a sub-project with its own .git; node_modules/pkg, one the
+     * bounded walk skips), from the root and from a directory inside them (the tool's {@code directory}).
+     */
+    static Stream<Arguments> nestedHookPlants() {
+        return Stream.of(
+                Arguments.of(".", "echo 'touch /tmp/x' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit"),
+                Arguments.of(".", "cp notes.txt sub/.git/hooks/pre-commit"),
+                Arguments.of(".", "git -C sub config core.hooksPath ../hooks && mkdir hooks && echo 'touch /tmp/x' > hooks/pre-commit"),
+                Arguments.of(".", "python3 -c \"import shutil; shutil.rmtree('sub/.git')\" && mkdir -p sub/.git/hooks && touch sub/.git/hooks/pre-commit"),
+                Arguments.of(".", "mv sub/.git sub/git-moved && mkdir -p sub/.git/hooks && touch sub/.git/hooks/pre-commit"),
+                Arguments.of("sub", "echo 'touch /tmp/x' > .git/hooks/pre-commit"),
+                Arguments.of("node_modules/pkg/src", "echo 'touch /tmp/x' > ../.git/hooks/pre-commit"));
+    }
+
+    @ParameterizedTest(name = "in {0}: {1}")
+    @MethodSource("nestedHookPlants")
+    void aNestedRepositorysGitDirectoryIsReadOnly(String cwd, String command) throws Exception {
+        Path ws = h.newWorkspace();
+        Files.writeString(ws.resolve("notes.txt"), "hello sandbox\n");
+        git(ws, "init", "-q");
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        git(sub, "init", "-q");
+        Path pkg = Files.createDirectories(ws.resolve("node_modules/pkg/src")).getParent();
+        git(pkg, "init", "-q");
+        String subConfig = Files.readString(sub.resolve(".git/config"));
+        String args = Json.object().put("command", command).put("directory", cwd).toString();
+        SecurityHarness.Outcome o = h.runTool(ws, "workspace-write", "run_shell_command", args);
+        for (Path repo : List.of(sub, pkg)) {
+            assertFalse(Files.exists(repo.resolve(".git/hooks/pre-commit")), repo + ": " + command + ": " + o.toolResult());
+            assertTrue(Files.isDirectory(repo.resolve(".git/objects")), repo + "/.git still there: " + o.toolResult());
+        }
+        assertEquals(subConfig, Files.readString(sub.resolve(".git/config")), "sub/.git/config unchanged: " + o.toolResult());
+    }
+
+    @Test
+    void aGitDirectoryUnderAnotherNameAtTheTopIsReadOnly() throws Exception {
+        Path ws = h.newWorkspace();
+        Path repo = Files.createDirectories(ws.resolve("vendor"));
+        git(repo, "init", "-q");
+        Files.move(repo.resolve(".git"), ws.resolve("not-a-git-dir"));
+        SecurityHarness.Outcome o = h.runTool(ws, "workspace-write", "run_shell_command",
+                shell("echo 'touch /tmp/x' > not-a-git-dir/hooks/pre-commit"));
+        assertFalse(Files.exists(ws.resolve("not-a-git-dir/hooks/pre-commit")), o.toolResult());
+    }
+
     @Test
     void gitInitMeetsTheMaskedGitDirectoryAndIsOfferedOutside() throws Exception {
         Path ws = h.newWorkspace();
