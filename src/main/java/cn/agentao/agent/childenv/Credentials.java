@@ -4,6 +4,7 @@ import cn.agentao.agent.model.ConfigEnvironment;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.UserConfigFile;
+import cn.agentao.agent.util.SecretMask;
 
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -90,10 +91,7 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
 
     /** {@code text} with every known secret value replaced by {@code ***} (null stays null). */
     public String mask(String text) {
-        if (text == null || text.isEmpty()) return text;
-        String out = text;
-        for (String secret : values) if (out.contains(secret)) out = out.replace(secret, "***");
-        return out;
+        return SecretMask.mask(text, values, MIN_SECRET_LENGTH);
     }
 
     @Override

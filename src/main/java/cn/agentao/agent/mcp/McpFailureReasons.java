@@ -1,6 +1,7 @@
 package cn.agentao.agent.mcp;
 
 import cn.agentao.agent.net.NetworkFailures;
+import cn.agentao.agent.util.SecretMask;
 import io.modelcontextprotocol.spec.McpError;
 
 import java.net.ConnectException;
@@ -8,6 +9,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.util.Collection;
+import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -47,11 +49,8 @@ final class McpFailureReasons {
 
     /** Replaces every secret (values shorter than 4 characters are not taken for secrets) by {@code ***}. */
     static String mask(String text, Collection<String> secrets) {
-        String out = text;
-        for (String s : secrets) {
-            if (s != null && s.strip().length() >= MIN_SECRET_LENGTH) out = out.replace(s.strip(), "***");
-        }
-        return out;
+        return SecretMask.mask(text, secrets.stream().filter(Objects::nonNull).map(String::strip).toList(),
+                MIN_SECRET_LENGTH);
     }
 
     /** {@code scheme://host:port} of a URL: enough to recognise it, nothing that may be a token. */

@@ -4,6 +4,7 @@ import cn.agentao.agent.model.ModelException.Kind;
 import cn.agentao.agent.net.Network;
 import cn.agentao.agent.net.NetworkFailures;
 import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.SecretMask;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.model.anthropic.internal.api.AnthropicStreamingException;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -180,11 +182,8 @@ final class ModelErrors {
     }
 
     String redact(String text) {
-        String out = text;
-        if (provider.apiKey() != null && !provider.apiKey().isEmpty()) {
-            out = out.replace(provider.apiKey(), "***");
-        }
-        return KEY_LIKE.matcher(out).replaceAll("***");
+        String out = SecretMask.mask(text, Collections.singletonList(provider.apiKey()), 1);
+        return KEY_LIKE.matcher(out).replaceAll(SecretMask.MASK);
     }
 
     /** The base URL without user info, query or fragment, which may carry secrets. */
