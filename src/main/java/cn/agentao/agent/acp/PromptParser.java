@@ -49,7 +49,7 @@ final class PromptParser {
                     if (++images > MAX_IMAGES) throw JsonRpcException.invalidParams("prompt has more than " + MAX_IMAGES + " images");
                     String mime = p.requireString("mimeType");
                     if (!mime.startsWith("image/")) throw JsonRpcException.invalidParams(at + ".mimeType must be image/* (got \"" + mime + "\")");
-                    String data = p.requireString("data");
+                    String data = p.requireNonEmptyString("data"); // an empty image fails later, in the model client
                     if ((long) data.length() * 3 / 4 > MAX_IMAGE_BYTES) {
                         throw JsonRpcException.invalidParams(at + ".data is larger than " + (MAX_IMAGE_BYTES >> 20) + " MiB");
                     }

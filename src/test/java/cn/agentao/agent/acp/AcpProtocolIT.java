@@ -385,6 +385,7 @@ class AcpProtocolIT {
             "[]|prompt",
             "[{\"type\":\"audio\",\"data\":\"AAAA\",\"mimeType\":\"audio/wav\"}]|audio",
             "[{\"type\":\"image\",\"data\":\"not base64!!\",\"mimeType\":\"image/png\"}]|base64",
+            "[{\"type\":\"image\",\"data\":\"\",\"mimeType\":\"image/png\"}]|data must not be empty",
             "[{\"type\":\"image\",\"data\":\"AAAA\",\"mimeType\":\"text/plain\"}]|mimeType",
             "[{\"type\":\"text\"}]|prompt[0].text",
             "[{\"type\":\"video\"}]|video",
