@@ -39,6 +39,29 @@ function unsignedFormat(bits) {
   return { type: "number", validate: (n) => Number.isInteger(n) && n >= 0 && n <= max };
 }
 
+/**
+ * Agentao's own client->agent methods outside ACP v1 (docs/conformance.md rows 28a, 28b), with the JSON Schema of
+ * the agent's result, so their answers are checked like ACP's.
+ */
+const AGENTAO_METHODS = {
+  "session/set_model": ["AgentaoSetModelResponse", { type: "object" }],
+  "session/list_models": ["AgentaoListModelsResponse", {
+    type: "object",
+    required: ["currentModelId", "availableModels"],
+    properties: {
+      currentModelId: { type: ["string", "null"] },
+      availableModels: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["modelId", "name"],
+          properties: { modelId: { type: "string" }, name: { type: "string" }, description: { type: "string" } },
+        },
+      },
+    },
+  }],
+};
+
 export class AcpSchema {
   constructor(path = schemaPath()) {
     this.path = path;
@@ -66,6 +89,10 @@ export class AcpSchema {
       else if ((side === "client" || side === "protocol") && name.endsWith("Notification"))
         this.agentNotificationType.set(method, name);
     }
+    for (const [method, [name, schema]] of Object.entries(AGENTAO_METHODS)) {
+      this.validators.set(name, this.ajv.compile(schema));
+      this.agentResponseType.set(method, name);
+    }
   }
 
   /** The compiled validator of one `$defs` type. */
@@ -88,7 +115,7 @@ export class AcpSchema {
 
   /** Which client->agent methods the schema knows (for classifying transcripts). */
   isClientMethod(method) {
-    return this.clientRequestType.has(method) || method === "session/cancel";
+    return this.clientRequestType.has(method) || method === "session/cancel" || Object.hasOwn(AGENTAO_METHODS, method);
   }
 
   /**

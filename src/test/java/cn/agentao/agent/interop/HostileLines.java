@@ -26,7 +26,8 @@ final class HostileLines {
 
     static final List<String> METHODS = List.of("initialize", "authenticate", "session/new", "session/load",
             "session/resume", "session/list", "session/close", "session/delete", "session/prompt", "session/cancel",
-            "session/set_mode", "session/set_config_option", "_agentao.cn/set_model", "$/cancel_request", "logout");
+            "session/set_mode", "session/set_config_option", "_agentao.cn/set_model", "session/set_model",
+            "session/list_models", "$/cancel_request", "logout");
 
     private final Random rnd;
     private final String cwd;
@@ -120,6 +121,8 @@ final class HostileLines {
             case "session/set_config_option" -> p.put("sessionId", sessionId()).put("configId", pick("mode", "model"))
                     .put("value", pick("workspace-write", "openai/fake-model", "fake-model"));
             case "_agentao.cn/set_model" -> p.put("sessionId", sessionId()).put("model", "fake-model");
+            case "session/set_model" -> p.put("sessionId", sessionId()).put("modelId", pick("openai/fake-model", "fake-model", "no/such-model"));
+            case "session/list_models" -> p.put("sessionId", sessionId());
             case "$/cancel_request" -> p.put("requestId", recentIds.isEmpty() ? 1 : recentIds.get(rnd.nextInt(recentIds.size())));
             default -> { }
         }
@@ -167,7 +170,9 @@ final class HostileLines {
         if (r < 55) return "session/list";
         if (r < 62) return "session/set_mode";
         if (r < 67) return "session/set_config_option";
-        if (r < 72) return "_agentao.cn/set_model";
+        if (r < 70) return "_agentao.cn/set_model";
+        if (r < 72) return "session/set_model";
+        if (r < 74) return "session/list_models";
         if (r < 77) return "$/cancel_request";
         if (r < 80) return "initialize";
         if (r < 82) return "authenticate";
