@@ -50,7 +50,12 @@ public final class Bubblewrap implements Sandbox {
      */
     public Bubblewrap(Path bwrap, List<Path> hidden) {
         this.bwrap = bwrap;
-        this.hidden = hidden.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
+        List<Path> all = new ArrayList<>();
+        for (Path p : hidden) { // as given and where it really is: a home reached through a link is hidden at both
+            all.add(p.toAbsolutePath().normalize());
+            if (Files.exists(p)) all.add(real(p));
+        }
+        this.hidden = all.stream().distinct().toList();
     }
 
     @Override
@@ -78,12 +83,14 @@ public final class Bubblewrap implements Sandbox {
         List<String> a = new ArrayList<>(List.of(bwrap.toString(), "--unshare-all", "--die-with-parent", "--new-session",
                 "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"));
         for (String h : HIDDEN) tmpfs(a, h);
-        for (Path h : hidden) if (!underHidden(h) && !isRootDirectory(h)) tmpfs(a, h.toString());
+        for (Path h : hidden) { // nothing to hide where nothing is (and bwrap could not make the mount point)
+            if (!underHidden(h) && !isRootDirectory(h) && Files.isDirectory(h)) tmpfs(a, h.toString());
+        }
 
         List<Path> roots = policy.roots().stream().map(Bubblewrap::real).toList();
         for (Path r : roots) bind(a, policy.writable() ? "--bind" : "--ro-bind", r);
         for (Path h : hidden) { // a hidden directory inside a root stays hidden
-            if (roots.stream().anyMatch(r -> h.startsWith(r) && !h.equals(r))) tmpfs(a, h.toString());
+            if (Files.isDirectory(h) && roots.stream().anyMatch(r -> h.startsWith(r) && !h.equals(r))) tmpfs(a, h.toString());
         }
         for (Path h : hidden) {
             for (String t : TOOLCHAINS) {

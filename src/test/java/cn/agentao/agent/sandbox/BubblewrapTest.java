@@ -20,6 +20,13 @@ class BubblewrapTest {
     @TempDir
     Path dir;
 
+    /** A directory outside /tmp (which is hidden anyway), as /srv/users/me or /data/u would be: in the build directory. */
+    private static Path outsideTmp(String prefix) throws java.io.IOException {
+        Path d = Files.createTempDirectory(Files.createDirectories(Path.of("target")).toAbsolutePath(), prefix);
+        d.toFile().deleteOnExit();
+        return d;
+    }
+
     private Bubblewrap bwrap(Path home) {
         return new Bubblewrap(Bubblewrap.BWRAP, List.of(home));
     }
@@ -28,13 +35,13 @@ class BubblewrapTest {
     void theArgvDropsEverythingHidesTheHomeAndProtectsTheAgentsFiles() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Files.createDirectories(ws.resolve(".git"));
-        Path home = Path.of("/srv/users/me");
+        Path home = outsideTmp("home");
         List<Path> masks = new ArrayList<>();
         List<String> a = bwrap(home).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks);
         String line = String.join(" ", a);
         assertEquals("/usr/bin/bwrap", a.get(0), "never from PATH");
         for (String must : List.of("--unshare-all", "--die-with-parent", "--new-session", "--cap-drop ALL", "--ro-bind / /",
-                "--tmpfs /tmp", "--tmpfs /run", "--tmpfs /home", "--tmpfs /root", "--tmpfs /srv/users/me", "--json-status-fd 2")) {
+                "--tmpfs /tmp", "--tmpfs /run", "--tmpfs /home", "--tmpfs /root", "--tmpfs " + home, "--json-status-fd 2")) {
             assertTrue(line.contains(must), must + " in " + line);
         }
         assertFalse(line.contains("--share-net"), line);
@@ -115,6 +122,14 @@ class BubblewrapTest {
     }
 
     @Test
+    void aMissingHiddenDirectoryGetsNoMountPoint() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Path gone = Path.of("target/no/such/home").toAbsolutePath(); // outside /tmp, which is hidden anyway
+        String line = String.join(" ", bwrap(gone).argv("ls", ws, new SandboxPolicy(List.of(ws), false, false), new ArrayList<>()));
+        assertFalse(line.contains(gone.toString()), line);
+    }
+
+    @Test
     void aSymlinkedProtectedPathFailsClosed() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Files.createSymbolicLink(ws.resolve(".agent"), Files.createDirectories(ws.resolve("decoy")));
@@ -181,6 +196,23 @@ class BubblewrapTest {
         assertTrue(r.output().contains("<project/>"), r.output());
         assertFalse(r.output().contains("SECRET"), r.output());
         assertFalse(Files.exists(home.resolve(".m2/repository/new")), r.output());
+    }
+
+    @Test
+    void aHomeReachedThroughALinkIsHiddenWhereItReallyIs() throws Exception {
+        real();
+        Path data = outsideTmp("linked-home");
+        Files.writeString(data.resolve("secret.txt"), "SECRET\n");
+        Path links = Files.createDirectories(dir.resolve("homes"));
+        Path home = Files.createSymbolicLink(links.resolve("u"), data);
+        Sandbox s = new Bubblewrap(Bubblewrap.BWRAP, List.of(home));
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        CommandRunner.Result r = run(s, "cat " + home + "/secret.txt " + data + "/secret.txt " + data.toRealPath() + "/secret.txt", ws, false);
+        try {
+            assertFalse(r.output().contains("SECRET"), r.output());
+        } finally {
+            Files.delete(data.resolve("secret.txt"));
+        }
     }
 
     @Test
