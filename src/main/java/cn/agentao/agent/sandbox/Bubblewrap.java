@@ -88,8 +88,13 @@ public final class Bubblewrap implements Sandbox {
         }
 
         List<Path> roots = policy.roots().stream().map(Bubblewrap::real).toList();
+        for (Path r : roots) {
+            if (hiddenDirectories().contains(r)) { // cwd = ~: binding it back would show (and give) the whole home
+                throw new SandboxException("the workspace " + r + " is a directory the sandbox hides, so it cannot be shown to the command");
+            }
+        }
         for (Path r : roots) bind(a, policy.writable() ? "--bind" : "--ro-bind", r);
-        for (Path h : hidden) { // a hidden directory inside a root stays hidden
+        for (Path h : hiddenDirectories()) { // a hidden directory inside a root stays hidden
             if (Files.isDirectory(h) && roots.stream().anyMatch(r -> h.startsWith(r) && !h.equals(r))) tmpfs(a, h.toString());
         }
         for (Path h : hidden) {

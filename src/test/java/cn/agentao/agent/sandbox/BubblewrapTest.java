@@ -122,6 +122,33 @@ class BubblewrapTest {
     }
 
     @Test
+    void aWorkspaceThatIsTheHomeFailsClosedInEveryMode() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Path link = Files.createSymbolicLink(dir.resolve("home-link"), home);
+        for (boolean writable : List.of(false, true)) {
+            for (Path root : List.of(home, link)) {
+                Sandbox.SandboxException e = assertThrows(Sandbox.SandboxException.class,
+                        () -> bwrap(home).argv("ls", root, new SandboxPolicy(List.of(root), writable, false), new ArrayList<>()), root.toString());
+                assertTrue(e.getMessage().contains("hides"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aWorkspaceAboveTheHomeKeepsTheHomeAndTmpHidden() throws Exception {
+        Path top = outsideTmp("top");
+        Path home = Files.createDirectories(top.resolve("u"));
+        Files.writeString(home.resolve("secret.txt"), "SECRET\n");
+        String line = String.join(" ", bwrap(home).argv("ls", top, new SandboxPolicy(List.of(top), true, false), new ArrayList<>()));
+        assertTrue(line.lastIndexOf("--tmpfs " + home.toRealPath()) > line.indexOf("--bind " + top.toRealPath()), line);
+        real();
+        CommandRunner.Result r = run(new Bubblewrap(Bubblewrap.BWRAP, List.of(home)), "cat u/secret.txt; echo x > u/new", top, true);
+        assertFalse(r.output().contains("SECRET"), r.output());
+        assertFalse(Files.exists(home.resolve("new")), r.output());
+        Files.delete(home.resolve("secret.txt"));
+    }
+
+    @Test
     void aMissingHiddenDirectoryGetsNoMountPoint() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Path gone = Path.of("target/no/such/home").toAbsolutePath(); // outside /tmp, which is hidden anyway
