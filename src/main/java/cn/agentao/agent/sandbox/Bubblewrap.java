@@ -19,8 +19,9 @@ import java.util.stream.Stream;
  * {@code /home}, {@code /root}, the home directory and the ssh-agent socket's directory replaced by empty
  * private tmpfs (a few tool chains and caches in the home shown again read-only: {@link #TOOLCHAINS}), then the
  * workspace roots bound back (read-write in workspace-write) with the protected names
- * under each root read-only again; a protected name that does not exist is masked with {@code /dev/null} (and
- * the empty file that leaves on the host is removed afterwards), one that is a symbolic link fails closed. Nested
+ * under each root read-only again; a protected name that does not exist is masked with {@code /dev/null}, or an
+ * empty read-only directory for {@code .git} and {@code .agent} (the empty file or directory that leaves on the
+ * host is removed afterwards, or when the agent ends), one that is a symbolic link fails closed. Nested
  * repositories' {@code .git} and a repository at the top under another name are read-only too
  * ({@link NestedRepositories}).
  *
@@ -40,6 +41,10 @@ public final class Bubblewrap implements Sandbox {
             ".npm/_cacache", "go/pkg/mod", ".cache/pip");
     /** Masks in use by running commands: one is removed from the host only when the last user is done. */
     private static final Map<Path, Integer> MASKS = new HashMap<>();
+    /** Whether a shutdown hook removes the masks left by commands still running when the agent ends. */
+    private static boolean drainOnExit;
+    /** Protected names that are directories when they exist: a missing one is masked with an empty directory. */
+    private static final Set<String> DIRECTORY_NAMES = Set.of(".git", ".agent");
 
     private final Path bwrap;
     private final List<Path> hidden;
@@ -73,6 +78,10 @@ public final class Bubblewrap implements Sandbox {
         List<Path> masks = new ArrayList<>();
         List<String> argv = argv(commandLine, cwd, policy, masks);
         synchronized (MASKS) {
+            if (!masks.isEmpty() && !drainOnExit) {
+                Runtime.getRuntime().addShutdownHook(new Thread(Bubblewrap::drainMasks, "sandbox-masks"));
+                drainOnExit = true;
+            }
             for (Path m : masks) MASKS.merge(m, 1, Integer::sum);
         }
         return new SandboxLaunch(argv, true, () -> removeMasks(masks));
@@ -132,6 +141,11 @@ public final class Bubblewrap implements Sandbox {
         }
         if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
             bind(a, "--ro-bind", p);
+        } else if (DIRECTORY_NAMES.contains(p.getFileName().toString())) {
+            // an empty read-only directory: git on the host skips an invalid .git directory and looks upward (an
+            // empty .git FILE would break it: "invalid gitfile format"), and mkdir .agent works once it is gone
+            a.addAll(List.of("--tmpfs", p.toString(), "--remount-ro", p.toString()));
+            masks.add(p);
         } else {
             a.addAll(List.of("--ro-bind", "/dev/null", p.toString()));
             masks.add(p);
@@ -143,12 +157,28 @@ public final class Bubblewrap implements Sandbox {
             for (Path m : masks) {
                 if (MASKS.merge(m, -1, Integer::sum) > 0) continue;
                 MASKS.remove(m);
-                try {
-                    if (Files.isRegularFile(m, LinkOption.NOFOLLOW_LINKS) && Files.size(m) == 0) Files.delete(m);
-                } catch (IOException ignored) {
-                    // someone else's file now, or already gone
-                }
+                removeMask(m);
             }
+        }
+    }
+
+    /** On the way out (SIGTERM included) the masks of commands still running are removed too. */
+    private static void drainMasks() {
+        synchronized (MASKS) {
+            MASKS.keySet().forEach(Bubblewrap::removeMask);
+            MASKS.clear();
+        }
+    }
+
+    /** Removes the mount point a mask left on the host: an empty file, or an empty directory. */
+    private static void removeMask(Path m) {
+        try {
+            if (Files.isDirectory(m, LinkOption.NOFOLLOW_LINKS)
+                    || Files.isRegularFile(m, LinkOption.NOFOLLOW_LINKS) && Files.size(m) == 0) {
+                Files.delete(m); // a directory that is not empty is someone else's now and stays
+            }
+        } catch (IOException ignored) {
+            // someone else's now, or already gone
         }
     }
 

@@ -51,6 +51,8 @@ class BubblewrapTest {
         assertTrue(line.contains("--ro-bind /dev/null " + real.resolve(".env")), "a missing protected path is masked: " + line);
         assertTrue(masks.contains(real.resolve(".agent")) && !masks.contains(real.resolve(".git")), masks.toString());
         assertTrue(masks.contains(real.resolve(".envrc")), masks.toString());
+        assertTrue(line.contains("--tmpfs " + real.resolve(".agent") + " --remount-ro " + real.resolve(".agent")),
+                "a missing .agent is an empty read-only directory: " + line);
         assertEquals(List.of("bash", "-c", "make"), a.subList(a.size() - 3, a.size()));
     }
 
@@ -146,6 +148,7 @@ class BubblewrapTest {
         assertFalse(r.output().contains("SECRET"), r.output());
         assertFalse(Files.exists(home.resolve("new")), r.output());
         Files.delete(home.resolve("secret.txt"));
+        Files.delete(home);
     }
 
     @Test
@@ -240,6 +243,42 @@ class BubblewrapTest {
         } finally {
             Files.delete(data.resolve("secret.txt"));
         }
+    }
+
+    private static String git(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), String.join(" ", cmd) + ": " + out);
+        return out;
+    }
+
+    @Test
+    void theHostsGitStillWorksInASubdirectoryWorkspaceWhileAndAfterACommandRuns() throws Exception {
+        Sandbox s = real();
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        git(repo, "init", "-q");
+        Path sub = Files.createDirectories(repo.resolve("sub"));
+        Files.writeString(sub.resolve("a.txt"), "a\n");
+        var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return run(s, "touch started; while [ ! -e done ]; do sleep 0.1; done; mkdir .agent; ls -a", sub, true);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        while (!Files.exists(sub.resolve("started")) && !running.isDone()) Thread.sleep(50);
+        assertFalse(running.isDone(), "the command runs: " + (running.isDone() ? running.get().output() : ""));
+        String during = git(sub, "status", "--porcelain", "--untracked-files=all");
+        assertTrue(Files.isDirectory(sub.resolve(".git")), "masked while it runs");
+        Files.writeString(sub.resolve("done"), "");
+        CommandRunner.Result r = running.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(during.contains("a.txt"), "the host's git finds the repository above: " + during);
+        assertTrue(r.output().contains("File exists") || r.output().contains("Read-only"), r.output());
+        assertFalse(Files.exists(sub.resolve(".git")) || Files.exists(sub.resolve(".agent")), "no mask is left: " + r.output());
+        assertTrue(git(sub, "status", "--porcelain", "--untracked-files=all").contains("a.txt"));
+        Files.createDirectories(sub.resolve(".agent")); // the user's own .agent/ can be made afterwards
     }
 
     @Test
