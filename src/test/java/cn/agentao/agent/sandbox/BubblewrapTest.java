@@ -94,6 +94,27 @@ class BubblewrapTest {
     }
 
     @Test
+    void hookConfigurationsThatExistStayReadOnlyAtTheRootAndInNestedRepositories() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Files.createDirectories(ws.resolve(".git"));
+        Files.writeString(ws.resolve(".git/config"), "[core]\n\thooksPath = tools/hooks\n");
+        Files.createDirectories(ws.resolve("tools/hooks"));
+        Files.createDirectories(ws.resolve(".husky"));
+        Files.writeString(ws.resolve(".pre-commit-config.yaml"), "repos: []\n");
+        Files.createDirectories(ws.resolve("sub/.git"));
+        Files.writeString(ws.resolve("sub/lefthook.yml"), "pre-commit: {}\n");
+        Files.writeString(ws.resolve("lefthook.yml.bak"), "x\n");
+        List<Path> masks = new ArrayList<>();
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks));
+        Path real = ws.toRealPath();
+        for (String p : List.of(".husky", ".pre-commit-config.yaml", "sub/lefthook.yml", "tools/hooks")) {
+            assertTrue(line.contains("--ro-bind " + real.resolve(p) + " " + real.resolve(p)), p + ": " + line);
+        }
+        assertFalse(line.contains(".githooks") || line.contains("lefthook.yml.bak"), "missing ones are not masked: " + line);
+        assertTrue(masks.stream().noneMatch(m -> SandboxPolicy.HOOK_NAMES.contains(m.getFileName().toString())), masks.toString());
+    }
+
+    @Test
     void theRepositoryTheCommandRunsInStaysReadOnlyEvenWhereTheWalkDoesNotGo() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Path repo = Files.createDirectories(ws.resolve("node_modules/pkg"));
