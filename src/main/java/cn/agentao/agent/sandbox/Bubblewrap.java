@@ -19,8 +19,9 @@ import java.util.stream.Stream;
  * {@code /home}, {@code /root}, the home directory and the ssh-agent socket's directory replaced by empty
  * private tmpfs (a few tool chains and caches in the home shown again read-only: {@link #TOOLCHAINS}), then the
  * workspace roots bound back (read-write in workspace-write) with the protected names
- * under each root read-only again; a protected name that does not exist is masked with {@code /dev/null} (and
- * the empty file that leaves on the host is removed afterwards), one that is a symbolic link fails closed. Nested
+ * under each root read-only again; a protected name that does not exist is masked with {@code /dev/null}, or an
+ * empty read-only directory for {@code .git} and {@code .agent} (the empty file or directory that leaves on the
+ * host is removed afterwards, or when the agent ends), one that is a symbolic link fails closed. Nested
  * repositories' {@code .git} and a repository at the top under another name are read-only too
  * ({@link NestedRepositories}).
  *
@@ -40,6 +41,10 @@ public final class Bubblewrap implements Sandbox {
             ".npm/_cacache", "go/pkg/mod", ".cache/pip");
     /** Masks in use by running commands: one is removed from the host only when the last user is done. */
     private static final Map<Path, Integer> MASKS = new HashMap<>();
+    /** Whether a shutdown hook removes the masks left by commands still running when the agent ends. */
+    private static boolean drainOnExit;
+    /** Protected names that are directories when they exist: a missing one is masked with an empty directory. */
+    private static final Set<String> DIRECTORY_NAMES = Set.of(".git", ".agent");
 
     private final Path bwrap;
     private final List<Path> hidden;
@@ -50,7 +55,12 @@ public final class Bubblewrap implements Sandbox {
      */
     public Bubblewrap(Path bwrap, List<Path> hidden) {
         this.bwrap = bwrap;
-        this.hidden = hidden.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
+        List<Path> all = new ArrayList<>();
+        for (Path p : hidden) { // as given and where it really is: a home reached through a link is hidden at both
+            all.add(p.toAbsolutePath().normalize());
+            if (Files.exists(p)) all.add(real(p));
+        }
+        this.hidden = all.stream().distinct().toList();
     }
 
     @Override
@@ -68,6 +78,10 @@ public final class Bubblewrap implements Sandbox {
         List<Path> masks = new ArrayList<>();
         List<String> argv = argv(commandLine, cwd, policy, masks);
         synchronized (MASKS) {
+            if (!masks.isEmpty() && !drainOnExit) {
+                Runtime.getRuntime().addShutdownHook(new Thread(Bubblewrap::drainMasks, "sandbox-masks"));
+                drainOnExit = true;
+            }
             for (Path m : masks) MASKS.merge(m, 1, Integer::sum);
         }
         return new SandboxLaunch(argv, true, () -> removeMasks(masks));
@@ -78,12 +92,19 @@ public final class Bubblewrap implements Sandbox {
         List<String> a = new ArrayList<>(List.of(bwrap.toString(), "--unshare-all", "--die-with-parent", "--new-session",
                 "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"));
         for (String h : HIDDEN) tmpfs(a, h);
-        for (Path h : hidden) if (!underHidden(h) && !isRootDirectory(h)) tmpfs(a, h.toString());
+        for (Path h : hidden) { // nothing to hide where nothing is (and bwrap could not make the mount point)
+            if (!underHidden(h) && !isRootDirectory(h) && Files.isDirectory(h)) tmpfs(a, h.toString());
+        }
 
         List<Path> roots = policy.roots().stream().map(Bubblewrap::real).toList();
+        for (Path r : roots) {
+            if (hiddenDirectories().contains(r)) { // cwd = ~: binding it back would show (and give) the whole home
+                throw new SandboxException("the workspace " + r + " is a directory the sandbox hides, so it cannot be shown to the command");
+            }
+        }
         for (Path r : roots) bind(a, policy.writable() ? "--bind" : "--ro-bind", r);
-        for (Path h : hidden) { // a hidden directory inside a root stays hidden
-            if (roots.stream().anyMatch(r -> h.startsWith(r) && !h.equals(r))) tmpfs(a, h.toString());
+        for (Path h : hiddenDirectories()) { // a hidden directory inside a root stays hidden
+            if (Files.isDirectory(h) && roots.stream().anyMatch(r -> h.startsWith(r) && !h.equals(r))) tmpfs(a, h.toString());
         }
         for (Path h : hidden) {
             for (String t : TOOLCHAINS) {
@@ -120,6 +141,11 @@ public final class Bubblewrap implements Sandbox {
         }
         if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
             bind(a, "--ro-bind", p);
+        } else if (DIRECTORY_NAMES.contains(p.getFileName().toString())) {
+            // an empty read-only directory: git on the host skips an invalid .git directory and looks upward (an
+            // empty .git FILE would break it: "invalid gitfile format"), and mkdir .agent works once it is gone
+            a.addAll(List.of("--tmpfs", p.toString(), "--remount-ro", p.toString()));
+            masks.add(p);
         } else {
             a.addAll(List.of("--ro-bind", "/dev/null", p.toString()));
             masks.add(p);
@@ -131,12 +157,28 @@ public final class Bubblewrap implements Sandbox {
             for (Path m : masks) {
                 if (MASKS.merge(m, -1, Integer::sum) > 0) continue;
                 MASKS.remove(m);
-                try {
-                    if (Files.isRegularFile(m, LinkOption.NOFOLLOW_LINKS) && Files.size(m) == 0) Files.delete(m);
-                } catch (IOException ignored) {
-                    // someone else's file now, or already gone
-                }
+                removeMask(m);
             }
+        }
+    }
+
+    /** On the way out (SIGTERM included) the masks of commands still running are removed too. */
+    private static void drainMasks() {
+        synchronized (MASKS) {
+            MASKS.keySet().forEach(Bubblewrap::removeMask);
+            MASKS.clear();
+        }
+    }
+
+    /** Removes the mount point a mask left on the host: an empty file, or an empty directory. */
+    private static void removeMask(Path m) {
+        try {
+            if (Files.isDirectory(m, LinkOption.NOFOLLOW_LINKS)
+                    || Files.isRegularFile(m, LinkOption.NOFOLLOW_LINKS) && Files.size(m) == 0) {
+                Files.delete(m); // a directory that is not empty is someone else's now and stays
+            }
+        } catch (IOException ignored) {
+            // someone else's now, or already gone
         }
     }
 

@@ -7,16 +7,20 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The git directories inside a workspace root besides its top-level {@code .git}, which a sandboxed command must
  * not write (a planted {@code hooks/pre-commit} runs when the user next commits there): every nested {@code .git}
  * (directory, or a submodule's {@code .git} file) found by a bounded breadth-first walk, every {@code .git} on the way from the
  * root down to the command's directory, and a repository at the top under another name ({@code HEAD},
- * {@code objects}, {@code refs}). The walk does not follow links, skips dependency and build directories
+ * {@code objects}, {@code refs}), and the hook configurations in the working trees of the root and of those
+ * repositories ({@link SandboxPolicy#HOOK_NAMES}, a {@code core.hooksPath} inside the root). The walk does not follow links, skips dependency and build directories
  * ({@link #SKIPPED}), goes {@link #MAX_DEPTH} levels deep and stops
  * after {@link #MAX_ENTRIES} entries (see the README's sandbox benchmark): repositories beyond are not found.
  */
@@ -41,8 +45,34 @@ final class NestedRepositories {
         try (var top = Files.list(root)) {
             top.filter(NestedRepositories::isGitDirectory).sorted().forEach(found::add);
         }
+        List<Path> repositories = new ArrayList<>(List.of(root));
+        for (Path g : found) if (g.getFileName().toString().equalsIgnoreCase(".git")) repositories.add(g.getParent());
+        for (Path repo : repositories) hooks(root, repo, found);
         return found;
     }
+
+    /** The hook configurations of the working tree {@code repo} that exist, and a {@code core.hooksPath} inside the root. */
+    private static void hooks(Path root, Path repo, Set<Path> found) {
+        for (String name : SandboxPolicy.HOOK_NAMES) {
+            Path p = repo.resolve(name);
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) found.add(p);
+        }
+        Path config = repo.resolve(".git/config");
+        if (!Files.isRegularFile(config, LinkOption.NOFOLLOW_LINKS)) return;
+        try {
+            for (String line : Files.readAllLines(config)) {
+                Matcher m = HOOKS_PATH.matcher(line);
+                if (!m.matches()) continue;
+                Path hooks = repo.resolve(m.group(1)).normalize();
+                if (hooks.startsWith(root) && !hooks.equals(root) && Files.exists(hooks, LinkOption.NOFOLLOW_LINKS)) found.add(hooks);
+            }
+        } catch (IOException | java.nio.file.InvalidPathException unreadable) {
+            // git could not use it either
+        }
+    }
+
+    /** {@code hooksPath = dir} in a git config file (git's own key is case-insensitive); quotes are not unfolded. */
+    private static final Pattern HOOKS_PATH = Pattern.compile("(?i)\\s*hookspath\\s*=\\s*([^\"#;]+?)\\s*");
 
     /** Breadth first, so that shallow sub-projects are found before a large directory uses up the budget. */
     private static void walk(Path root, Set<Path> found) {

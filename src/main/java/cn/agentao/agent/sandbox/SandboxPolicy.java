@@ -26,6 +26,14 @@ public record SandboxPolicy(List<Path> roots, boolean writable, boolean network)
      */
     public static final List<String> PROTECTED_NAMES = List.of(".git", ".agent", ".env", ".envrc", "AGENTS.md", "AGENTAO.md");
 
+    /**
+     * Hook configurations kept in the working tree that git hook managers (husky, plain hooks directories,
+     * pre-commit, lefthook) run on the user's next commit: read-only where they exist, at the top of each root and
+     * of each nested repository; missing ones are not masked (a project may add one).
+     */
+    public static final List<String> HOOK_NAMES = List.of(".husky", ".githooks", ".pre-commit-config.yaml",
+            "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", "lefthook-local.yml");
+
     /** Whether an entry at the top of a root is protected: a name above in any case, or {@code .env…}. */
     public static boolean isProtected(String name) {
         String n = name.toLowerCase(java.util.Locale.ROOT);

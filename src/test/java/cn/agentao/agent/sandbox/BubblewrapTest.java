@@ -20,6 +20,13 @@ class BubblewrapTest {
     @TempDir
     Path dir;
 
+    /** A directory outside /tmp (which is hidden anyway), as /srv/users/me or /data/u would be: in the build directory. */
+    private static Path outsideTmp(String prefix) throws java.io.IOException {
+        Path d = Files.createTempDirectory(Files.createDirectories(Path.of("target")).toAbsolutePath(), prefix);
+        d.toFile().deleteOnExit();
+        return d;
+    }
+
     private Bubblewrap bwrap(Path home) {
         return new Bubblewrap(Bubblewrap.BWRAP, List.of(home));
     }
@@ -28,13 +35,13 @@ class BubblewrapTest {
     void theArgvDropsEverythingHidesTheHomeAndProtectsTheAgentsFiles() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Files.createDirectories(ws.resolve(".git"));
-        Path home = Path.of("/srv/users/me");
+        Path home = outsideTmp("home");
         List<Path> masks = new ArrayList<>();
         List<String> a = bwrap(home).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks);
         String line = String.join(" ", a);
         assertEquals("/usr/bin/bwrap", a.get(0), "never from PATH");
         for (String must : List.of("--unshare-all", "--die-with-parent", "--new-session", "--cap-drop ALL", "--ro-bind / /",
-                "--tmpfs /tmp", "--tmpfs /run", "--tmpfs /home", "--tmpfs /root", "--tmpfs /srv/users/me", "--json-status-fd 2")) {
+                "--tmpfs /tmp", "--tmpfs /run", "--tmpfs /home", "--tmpfs /root", "--tmpfs " + home, "--json-status-fd 2")) {
             assertTrue(line.contains(must), must + " in " + line);
         }
         assertFalse(line.contains("--share-net"), line);
@@ -44,6 +51,8 @@ class BubblewrapTest {
         assertTrue(line.contains("--ro-bind /dev/null " + real.resolve(".env")), "a missing protected path is masked: " + line);
         assertTrue(masks.contains(real.resolve(".agent")) && !masks.contains(real.resolve(".git")), masks.toString());
         assertTrue(masks.contains(real.resolve(".envrc")), masks.toString());
+        assertTrue(line.contains("--tmpfs " + real.resolve(".agent") + " --remount-ro " + real.resolve(".agent")),
+                "a missing .agent is an empty read-only directory: " + line);
         assertEquals(List.of("bash", "-c", "make"), a.subList(a.size() - 3, a.size()));
     }
 
@@ -85,6 +94,27 @@ class BubblewrapTest {
     }
 
     @Test
+    void hookConfigurationsThatExistStayReadOnlyAtTheRootAndInNestedRepositories() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Files.createDirectories(ws.resolve(".git"));
+        Files.writeString(ws.resolve(".git/config"), "[core]\n\thooksPath = tools/hooks\n");
+        Files.createDirectories(ws.resolve("tools/hooks"));
+        Files.createDirectories(ws.resolve(".husky"));
+        Files.writeString(ws.resolve(".pre-commit-config.yaml"), "repos: []\n");
+        Files.createDirectories(ws.resolve("sub/.git"));
+        Files.writeString(ws.resolve("sub/lefthook.yml"), "pre-commit: {}\n");
+        Files.writeString(ws.resolve("lefthook.yml.bak"), "x\n");
+        List<Path> masks = new ArrayList<>();
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks));
+        Path real = ws.toRealPath();
+        for (String p : List.of(".husky", ".pre-commit-config.yaml", "sub/lefthook.yml", "tools/hooks")) {
+            assertTrue(line.contains("--ro-bind " + real.resolve(p) + " " + real.resolve(p)), p + ": " + line);
+        }
+        assertFalse(line.contains(".githooks") || line.contains("lefthook.yml.bak"), "missing ones are not masked: " + line);
+        assertTrue(masks.stream().noneMatch(m -> SandboxPolicy.HOOK_NAMES.contains(m.getFileName().toString())), masks.toString());
+    }
+
+    @Test
     void theRepositoryTheCommandRunsInStaysReadOnlyEvenWhereTheWalkDoesNotGo() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Path repo = Files.createDirectories(ws.resolve("node_modules/pkg"));
@@ -112,6 +142,42 @@ class BubblewrapTest {
         List<String> a = bwrap(home).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>());
         String line = String.join(" ", a);
         assertTrue(line.lastIndexOf("--tmpfs " + home.toAbsolutePath()) > line.indexOf("--bind " + ws.toRealPath()), line);
+    }
+
+    @Test
+    void aWorkspaceThatIsTheHomeFailsClosedInEveryMode() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Path link = Files.createSymbolicLink(dir.resolve("home-link"), home);
+        for (boolean writable : List.of(false, true)) {
+            for (Path root : List.of(home, link)) {
+                Sandbox.SandboxException e = assertThrows(Sandbox.SandboxException.class,
+                        () -> bwrap(home).argv("ls", root, new SandboxPolicy(List.of(root), writable, false), new ArrayList<>()), root.toString());
+                assertTrue(e.getMessage().contains("hides"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aWorkspaceAboveTheHomeKeepsTheHomeAndTmpHidden() throws Exception {
+        Path top = outsideTmp("top");
+        Path home = Files.createDirectories(top.resolve("u"));
+        Files.writeString(home.resolve("secret.txt"), "SECRET\n");
+        String line = String.join(" ", bwrap(home).argv("ls", top, new SandboxPolicy(List.of(top), true, false), new ArrayList<>()));
+        assertTrue(line.lastIndexOf("--tmpfs " + home.toRealPath()) > line.indexOf("--bind " + top.toRealPath()), line);
+        real();
+        CommandRunner.Result r = run(new Bubblewrap(Bubblewrap.BWRAP, List.of(home)), "cat u/secret.txt; echo x > u/new", top, true);
+        assertFalse(r.output().contains("SECRET"), r.output());
+        assertFalse(Files.exists(home.resolve("new")), r.output());
+        Files.delete(home.resolve("secret.txt"));
+        Files.delete(home);
+    }
+
+    @Test
+    void aMissingHiddenDirectoryGetsNoMountPoint() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Path gone = Path.of("target/no/such/home").toAbsolutePath(); // outside /tmp, which is hidden anyway
+        String line = String.join(" ", bwrap(gone).argv("ls", ws, new SandboxPolicy(List.of(ws), false, false), new ArrayList<>()));
+        assertFalse(line.contains(gone.toString()), line);
     }
 
     @Test
@@ -181,6 +247,59 @@ class BubblewrapTest {
         assertTrue(r.output().contains("<project/>"), r.output());
         assertFalse(r.output().contains("SECRET"), r.output());
         assertFalse(Files.exists(home.resolve(".m2/repository/new")), r.output());
+    }
+
+    @Test
+    void aHomeReachedThroughALinkIsHiddenWhereItReallyIs() throws Exception {
+        real();
+        Path data = outsideTmp("linked-home");
+        Files.writeString(data.resolve("secret.txt"), "SECRET\n");
+        Path links = Files.createDirectories(dir.resolve("homes"));
+        Path home = Files.createSymbolicLink(links.resolve("u"), data);
+        Sandbox s = new Bubblewrap(Bubblewrap.BWRAP, List.of(home));
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        CommandRunner.Result r = run(s, "cat " + home + "/secret.txt " + data + "/secret.txt " + data.toRealPath() + "/secret.txt", ws, false);
+        try {
+            assertFalse(r.output().contains("SECRET"), r.output());
+        } finally {
+            Files.delete(data.resolve("secret.txt"));
+        }
+    }
+
+    private static String git(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), String.join(" ", cmd) + ": " + out);
+        return out;
+    }
+
+    @Test
+    void theHostsGitStillWorksInASubdirectoryWorkspaceWhileAndAfterACommandRuns() throws Exception {
+        Sandbox s = real();
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        git(repo, "init", "-q");
+        Path sub = Files.createDirectories(repo.resolve("sub"));
+        Files.writeString(sub.resolve("a.txt"), "a\n");
+        var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return run(s, "touch started; while [ ! -e done ]; do sleep 0.1; done; mkdir .agent; ls -a", sub, true);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        while (!Files.exists(sub.resolve("started")) && !running.isDone()) Thread.sleep(50);
+        assertFalse(running.isDone(), "the command runs: " + (running.isDone() ? running.get().output() : ""));
+        String during = git(sub, "status", "--porcelain", "--untracked-files=all");
+        assertTrue(Files.isDirectory(sub.resolve(".git")), "masked while it runs");
+        Files.writeString(sub.resolve("done"), "");
+        CommandRunner.Result r = running.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(during.contains("a.txt"), "the host's git finds the repository above: " + during);
+        assertTrue(r.output().contains("File exists") || r.output().contains("Read-only"), r.output());
+        assertFalse(Files.exists(sub.resolve(".git")) || Files.exists(sub.resolve(".agent")), "no mask is left: " + r.output());
+        assertTrue(git(sub, "status", "--porcelain", "--untracked-files=all").contains("a.txt"));
+        Files.createDirectories(sub.resolve(".agent")); // the user's own .agent/ can be made afterwards
     }
 
     @Test

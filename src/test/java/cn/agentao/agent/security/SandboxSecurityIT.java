@@ -344,6 +344,36 @@ class SandboxSecurityIT {
         assertEquals(subConfig, Files.readString(sub.resolve(".git/config")), "sub/.git/config unchanged: " + o.toolResult());
     }
 
+    /** Hook configurations in the working tree (husky, pre-commit), at the root and in a nested repository. */
+    static Stream<Arguments> hookRewrites() {
+        return Stream.of(
+                Arguments.of(".husky/pre-commit", "echo 'touch /tmp/x' > .husky/pre-commit"),
+                Arguments.of(".husky/pre-commit", "mv .husky old-husky; mkdir .husky; echo 'touch /tmp/x' > .husky/pre-commit"),
+                Arguments.of(".pre-commit-config.yaml", "echo 'repos: [{repo: local, hooks: [{id: x, entry: touch /tmp/x}]}]' > .pre-commit-config.yaml"),
+                Arguments.of(".pre-commit-config.yaml", "mv .pre-commit-config.yaml old.yaml; echo 'repos: [evil]' > .pre-commit-config.yaml"),
+                Arguments.of("sub/.pre-commit-config.yaml", "echo 'repos: [evil]' > sub/.pre-commit-config.yaml"),
+                Arguments.of("sub/.husky/pre-commit", "echo 'touch /tmp/x' >> sub/.husky/pre-commit"));
+    }
+
+    @ParameterizedTest(name = "{0} by {1}")
+    @MethodSource("hookRewrites")
+    void anExistingHookConfigurationCannotBeRewritten(String path, String command) throws Exception {
+        Path ws = h.newWorkspace();
+        git(ws, "init", "-q");
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        git(sub, "init", "-q");
+        for (Path repo : List.of(ws, sub)) {
+            Files.createDirectories(repo.resolve(".husky"));
+            Files.writeString(repo.resolve(".husky/pre-commit"), "npm test\n");
+            Files.writeString(repo.resolve(".pre-commit-config.yaml"), "repos: []\n");
+        }
+        Files.writeString(ws.resolve("notes.txt"), "hello\n");
+        String before = Files.readString(ws.resolve(path));
+        SecurityHarness.Outcome o = h.runTool(ws, "workspace-write", "run_shell_command", shell(command + "; echo ok > made.txt"));
+        assertEquals(before, Files.readString(ws.resolve(path)), path + " changed by " + command + ": " + o.toolResult());
+        assertEquals("ok\n", Files.readString(ws.resolve("made.txt")), "the rest stays writable: " + o.toolResult());
+    }
+
     @Test
     void aGitDirectoryUnderAnotherNameAtTheTopIsReadOnly() throws Exception {
         Path ws = h.newWorkspace();
