@@ -101,6 +101,9 @@ public final class Bubblewrap implements Sandbox {
             if (hiddenDirectories().contains(r)) { // cwd = ~: binding it back would show (and give) the whole home
                 throw new SandboxException("the workspace " + r + " is a directory the sandbox hides, so it cannot be shown to the command");
             }
+            if (r.getNameCount() == 0) { // cwd = /: the whole machine would be the workspace (writable in workspace-write)
+                throw new SandboxException("the workspace is the filesystem root, which the sandbox cannot give to a command");
+            }
         }
         for (Path r : roots) bind(a, policy.writable() ? "--bind" : "--ro-bind", r);
         for (Path h : hiddenDirectories()) { // a hidden directory inside a root stays hidden

@@ -158,6 +158,16 @@ class BubblewrapTest {
     }
 
     @Test
+    void aWorkspaceAtTheFilesystemRootFailsClosedInEveryMode() {
+        Path home = dir.resolve("home");
+        for (boolean writable : List.of(false, true)) {
+            Sandbox.SandboxException e = assertThrows(Sandbox.SandboxException.class,
+                    () -> bwrap(home).argv("ls", Path.of("/"), new SandboxPolicy(List.of(Path.of("/")), writable, false), new ArrayList<>()));
+            assertTrue(e.getMessage().contains("filesystem root"), e.getMessage());
+        }
+    }
+
+    @Test
     void aWorkspaceAboveTheHomeKeepsTheHomeAndTmpHidden() throws Exception {
         Path top = outsideTmp("top");
         Path home = Files.createDirectories(top.resolve("u"));
