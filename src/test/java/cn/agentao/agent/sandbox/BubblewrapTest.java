@@ -21,8 +21,15 @@ class BubblewrapTest {
     Path dir;
 
     /** A directory outside /tmp (which is hidden anyway), as /srv/users/me or /data/u would be: in the build directory. */
+    /**
+     * A directory outside every place the sandbox hides anyway ({@code /tmp}, {@code /run}, {@code /home},
+     * {@code /root}): the build directory, unless the clone itself lives in one of those (CI may clone under
+     * /tmp, a developer under /home), then {@code /var/tmp}.
+     */
     private static Path outsideTmp(String prefix) throws java.io.IOException {
-        Path d = Files.createTempDirectory(Files.createDirectories(Path.of("target")).toAbsolutePath(), prefix);
+        Path target = Files.createDirectories(Path.of("target")).toAbsolutePath().toRealPath();
+        boolean hiddenAnyway = List.of("/tmp", "/run", "/home", "/root").stream().anyMatch(h -> target.startsWith(h));
+        Path d = Files.createTempDirectory(hiddenAnyway ? Path.of("/var/tmp") : target, "agent-" + prefix);
         d.toFile().deleteOnExit();
         return d;
     }
