@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the command-line tools the security suites attack through (ParserSecurityIT): git, file, ripgrep;
-# and zip/unzip for the release archive test (ArchiveIT).
+# python3 (two SandboxSecurityIT payloads); and zip/unzip for the release archive test (ArchiveIT).
 # Debian/Ubuntu only (apt-get); elsewhere it only reports what is missing.
 set -euo pipefail
 missing=()
 command -v git >/dev/null 2>&1 || missing+=(git)
 command -v file >/dev/null 2>&1 || missing+=(file)
 command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v zip >/dev/null 2>&1 || missing+=(zip)      # ArchiveIT packs and unpacks the release archives
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 [ ${#missing[@]} -eq 0 ] && exit 0
