@@ -1,8 +1,8 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.acp.AcpAgent;
-import cn.agentao.agent.engine.Engine;
-import cn.agentao.agent.engine.ToolCalls;
+import cn.agentao.agent.door.acp.AcpAgent;
+import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.store.SessionStore;
 

@@ -1,6 +1,6 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.acp.AcpAgent;
+import cn.agentao.agent.door.acp.AcpAgent;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 

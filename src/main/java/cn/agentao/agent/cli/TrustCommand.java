@@ -1,6 +1,6 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.mcp.ProjectMcpFile;
+import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.trust.TrustedProjects;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

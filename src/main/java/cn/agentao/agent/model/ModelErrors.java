@@ -3,7 +3,7 @@ package cn.agentao.agent.model;
 import cn.agentao.agent.model.ModelException.Kind;
 import cn.agentao.agent.net.Network;
 import cn.agentao.agent.net.NetworkFailures;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.util.SecretMask;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.model.anthropic.internal.api.AnthropicStreamingException;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.model;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;

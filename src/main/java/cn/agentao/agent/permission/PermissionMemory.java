@@ -1,7 +1,7 @@
 package cn.agentao.agent.permission;
 
 import cn.agentao.agent.permission.ShellCommandLine.SimpleCommand;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

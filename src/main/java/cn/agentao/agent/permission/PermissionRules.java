@@ -1,6 +1,6 @@
 package cn.agentao.agent.permission;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,5 +1,6 @@
 package cn.agentao.agent.protocol;
 
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -39,4 +40,30 @@ public sealed interface ContentBlock {
     @JsonTypeName("resource")
     record Resource(ObjectNode resource, JsonNode annotations,
                     @JsonProperty("_meta") ObjectNode meta) implements ContentBlock {}
+
+    /** Built on first use: start-up does not need them. */
+    final class Writers {
+        static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCKS =
+                Json.MAPPER.writerFor(new com.fasterxml.jackson.core.type.TypeReference<java.util.List<ContentBlock>>() {});
+        static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCK = Json.MAPPER.writerFor(ContentBlock.class);
+    }
+
+    /** Content blocks as a tree, with their {@code type} (plain valueToTree loses it to erasure). */
+    public static com.fasterxml.jackson.databind.JsonNode toTree(java.util.List<ContentBlock> blocks) {
+        return tree(Writers.CONTENT_BLOCKS, blocks);
+    }
+
+    public static com.fasterxml.jackson.databind.JsonNode toTree(ContentBlock block) {
+        return tree(Writers.CONTENT_BLOCK, block);
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode tree(com.fasterxml.jackson.databind.ObjectWriter writer, Object value) {
+        try {
+            com.fasterxml.jackson.databind.util.TokenBuffer buffer = new com.fasterxml.jackson.databind.util.TokenBuffer(Json.MAPPER, false);
+            writer.writeValue(buffer, value);
+            return Json.MAPPER.readTree(buffer.asParser());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -3,7 +3,7 @@ package cn.agentao.agent.tools;
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.util.Cancellation;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

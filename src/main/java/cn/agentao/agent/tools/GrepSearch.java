@@ -1,7 +1,7 @@
 package cn.agentao.agent.tools;
 
 import cn.agentao.agent.permission.Glob;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 
 import java.io.IOException;
 import java.nio.file.Files;

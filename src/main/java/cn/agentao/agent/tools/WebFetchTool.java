@@ -6,7 +6,7 @@ import cn.agentao.agent.net.Network;
 import cn.agentao.agent.net.NetworkFailures;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionRequest;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.protocol.ToolCallContent;
 import cn.agentao.agent.protocol.ToolCallLocation;
 import cn.agentao.agent.protocol.ToolKind;

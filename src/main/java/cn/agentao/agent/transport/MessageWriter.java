@@ -1,6 +1,6 @@
 package cn.agentao.agent.transport;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import org.slf4j.Logger;

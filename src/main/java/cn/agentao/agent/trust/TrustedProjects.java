@@ -1,8 +1,8 @@
 package cn.agentao.agent.trust;
 
-import cn.agentao.agent.mcp.ProjectMcpFile;
+import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.model.ConfigLocations;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.store.DurableFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -9,7 +9,7 @@ import cn.agentao.agent.tools.Tool;
 import cn.agentao.agent.tools.ToolProgress;
 import cn.agentao.agent.tools.ToolResult;
 import cn.agentao.agent.tools.UserQuestions;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.util.CancellationSource;
 
 import java.nio.file.Files;

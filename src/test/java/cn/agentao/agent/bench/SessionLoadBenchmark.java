@@ -1,7 +1,7 @@
 package cn.agentao.agent.bench;
 
 import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SessionWriter;
@@ -39,7 +39,7 @@ public final class SessionLoadBenchmark {
         try (SessionWriter w = store.create(id, ws, Json.object())) {
             for (int i = 0; i < messages / 2; i++) {
                 ObjectNode user = Json.object();
-                user.set("content", Json.tree(List.of(ContentBlock.text("Question " + i + ": " + sentence))));
+                user.set("content", ContentBlock.toTree(List.of(ContentBlock.text("Question " + i + ": " + sentence))));
                 w.append(RecordTypes.USER_MESSAGE, user);
                 w.append(RecordTypes.MODEL_MESSAGE, Json.object().put("message",
                         ChatMessageSerializer.messageToJson(AiMessage.from("Answer " + i + ": " + sentence))));

@@ -1,6 +1,6 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SessionWriter;
 import cn.agentao.agent.store.SyncPolicy;

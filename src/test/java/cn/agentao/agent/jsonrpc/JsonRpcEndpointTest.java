@@ -1,6 +1,6 @@
 package cn.agentao.agent.jsonrpc;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
 import cn.agentao.agent.util.CancellationSource;

@@ -1,7 +1,7 @@
 package cn.agentao.agent.permission;
 
 import cn.agentao.agent.permission.PermissionMemory.Answer;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.permission;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,7 @@
 package cn.agentao.agent.release;
 
 import cn.agentao.agent.cli.Main;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

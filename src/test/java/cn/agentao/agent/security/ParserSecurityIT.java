@@ -1,6 +1,6 @@
 package cn.agentao.agent.security;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.security;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.testing.AgentProcess;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.RecordedRequest;

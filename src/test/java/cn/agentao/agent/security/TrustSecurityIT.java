@@ -1,6 +1,6 @@
 package cn.agentao.agent.security;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.testing.FakeModelServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

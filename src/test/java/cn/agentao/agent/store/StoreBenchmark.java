@@ -1,6 +1,6 @@
 package cn.agentao.agent.store;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;

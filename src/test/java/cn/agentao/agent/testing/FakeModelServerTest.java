@@ -14,7 +14,7 @@ import cn.agentao.agent.model.ModelStreamListener;
 import cn.agentao.agent.model.ProviderKind;
 import cn.agentao.agent.model.ResolvedProvider;
 import cn.agentao.agent.model.RetryPolicy;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.util.Cancellation;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.UserMessage;

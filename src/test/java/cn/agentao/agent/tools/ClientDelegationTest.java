@@ -6,7 +6,7 @@ import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 
 import cn.agentao.agent.protocol.ClientCapabilities;
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;

@@ -217,7 +217,7 @@ class SearchEquivalenceTest {
                     .append(cut[0] ? "; there are more" : "; there may be more")
                     .append(". Narrow the pattern, path or glob to see the rest.]\n");
         }
-        return out + cn.agentao.agent.protocol.Json.object().put("matches", matches).put("files", files)
+        return out + cn.agentao.agent.util.Json.object().put("matches", matches).put("files", files)
                 .put("truncated", cut[0] || full).toString();
     }
 }

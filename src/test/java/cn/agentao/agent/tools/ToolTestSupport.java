@@ -3,7 +3,7 @@ package cn.agentao.agent.tools;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 
-import cn.agentao.agent.protocol.Json;
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.protocol.ToolCallContent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.core.JsonProcessingException;

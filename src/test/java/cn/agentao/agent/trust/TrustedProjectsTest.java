@@ -1,7 +1,7 @@
 package cn.agentao.agent.trust;
 
 import cn.agentao.agent.cli.TrustCommand;
-import cn.agentao.agent.mcp.ProjectMcpFile;
+import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,0 +1,29 @@
+package cn.agentao.agent.core;
+
+import cn.agentao.agent.permission.NetworkGuard;
+import cn.agentao.agent.permission.PermissionEngine;
+import cn.agentao.agent.permission.PermissionRules;
+import cn.agentao.agent.sandbox.Sandboxes;
+import cn.agentao.agent.tools.ToolRegistry;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Builds the process's tool-call runner: the built-in tools under the permission engine and the user's rules, commands
+ * in the OS sandbox ({@code AGENT_SANDBOX} from the real environment, never from a project's .env).
+ */
+public final class ToolCalls {
+    /** Set to 1 to let web_fetch reach loopback and private addresses (off by default). */
+    public static final String ALLOW_PRIVATE_NETWORK = "AGENT_ALLOW_PRIVATE_NETWORK";
+
+    private ToolCalls() {}
+
+    public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
+        boolean allowPrivate = "1".equals(env.get(ALLOW_PRIVATE_NETWORK)) || "true".equalsIgnoreCase(env.get(ALLOW_PRIVATE_NETWORK));
+        NetworkGuard guard = new NetworkGuard(NetworkGuard.HostResolver.SYSTEM, allowPrivate);
+        Sandboxes sandboxes = Sandboxes.fromEnvironment(env);
+        return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(
+                PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);
+    }
+}

@@ -1,0 +1,127 @@
+package cn.agentao.agent.door.acp;
+
+import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
+import cn.agentao.agent.jsonrpc.JsonRpcException;
+import cn.agentao.agent.jsonrpc.MethodTable;
+import cn.agentao.agent.jsonrpc.MethodTable.Dispatch;
+import cn.agentao.agent.jsonrpc.RequestContext;
+import cn.agentao.agent.protocol.ClientCapabilities;
+import cn.agentao.agent.util.Json;
+import cn.agentao.agent.core.Session;
+import cn.agentao.agent.core.SessionRegistry;
+import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.transport.LineReader;
+import cn.agentao.agent.transport.MessageWriter;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+
+/** The ACP front door: wires the method table to the engine over one stdio connection. */
+public final class AcpAgent {
+    public static final String NAME = "agent";
+    public static final String TITLE = "Agent";
+    public static final String EXT_SET_MODEL = "_agentao.cn/set_model";
+    public static final String EXT_ASK_USER = "_agentao.cn/ask_user";
+
+    private final JsonRpcEndpoint endpoint;
+    private final Engine engine;
+    private final SessionRegistry sessions = new SessionRegistry();
+    private final String version;
+    private volatile ClientCapabilities clientCapabilities = ClientCapabilities.NONE;
+
+    public AcpAgent(InputStream in, OutputStream out, Engine engine, SessionStore store, String resume, String version,
+                    long maxMessageBytes) {
+        this.engine = engine;
+        this.version = version;
+        MethodTable table = new MethodTable();
+        this.endpoint = new JsonRpcEndpoint(new LineReader(in, maxMessageBytes), new MessageWriter(out), table, maxMessageBytes);
+        SessionSetupHandlers setup = new SessionSetupHandlers(this, store, resume);
+        PromptHandlers prompts = new PromptHandlers(this);
+        SessionConfigHandlers config = new SessionConfigHandlers(this);
+        table.add("initialize", Dispatch.INLINE, false, this::initialize)
+                .add("authenticate", Dispatch.CONCURRENT, true, this::authenticate)
+                .add("session/new", Dispatch.CONCURRENT, true, setup::newSession)
+                .add("session/load", Dispatch.CONCURRENT, true, setup::load)
+                .add("session/resume", Dispatch.CONCURRENT, true, setup::resume)
+                .add("session/list", Dispatch.CONCURRENT, true, setup::list)
+                .add("session/close", Dispatch.INLINE, true, setup::close)
+                .add("session/delete", Dispatch.CONCURRENT, true, setup::delete)
+                .add("session/prompt", Dispatch.INLINE, true, prompts::prompt)
+                .add("session/cancel", Dispatch.INLINE, true, prompts::cancel)
+                .add("session/set_mode", Dispatch.INLINE, true, config::setMode)
+                .add("session/set_config_option", Dispatch.INLINE, true, config::setConfigOption)
+                .add(EXT_SET_MODEL, Dispatch.INLINE, true, config::setModel)
+                .add("session/set_model", Dispatch.INLINE, true, config::setSessionModel)
+                .add("session/list_models", Dispatch.INLINE, true, config::listModels);
+    }
+
+    /** Serves until the client closes stdin, then winds down within {@code grace}. */
+    public void serve(Duration grace) {
+        endpoint.run();
+        shutdown(grace);
+    }
+
+    /** Cancels running turns, answers what is pending (bounded by {@code grace}) and releases every session. */
+    public void shutdown(Duration grace) {
+        endpoint.close();
+        sessions.all().forEach(Session::cancelTurn);
+        endpoint.awaitIdle(grace);
+        sessions.all().forEach(Session::close);
+        engine.close();
+        endpoint.flush(Duration.ofMillis(500));
+    }
+
+    JsonRpcEndpoint endpoint() { return endpoint; }
+    Engine engine() { return engine; }
+    SessionRegistry sessions() { return sessions; }
+    ClientCapabilities clientCapabilities() { return clientCapabilities; }
+
+    private Object initialize(JsonNode raw, RequestContext ctx) throws JsonRpcException {
+        Params p = Params.of(raw);
+        p.requireInteger("protocolVersion");
+        JsonNode caps = p.optionalObject("clientCapabilities");
+        p.optionalObject("clientInfo");
+        clientCapabilities = ClientCapabilities.from(caps);
+        endpoint.markInitialized();
+
+        ObjectNode result = Json.object();
+        result.put("protocolVersion", 1);
+        ObjectNode agentCaps = result.putObject("agentCapabilities");
+        agentCaps.put("loadSession", engine.features().loadSession());
+        agentCaps.putObject("promptCapabilities").put("image", true).put("audio", false).put("embeddedContext", true);
+        agentCaps.putObject("mcpCapabilities").put("http", engine.features().mcpHttp()).put("sse", engine.features().mcpSse());
+        ObjectNode sessionCaps = agentCaps.putObject("sessionCapabilities");
+        if (engine.features().sessionStore()) {
+            sessionCaps.putObject("list");
+            sessionCaps.putObject("resume");
+            sessionCaps.putObject("close");
+            sessionCaps.putObject("delete");
+        }
+        ArrayNode auth = result.putArray("authMethods");
+        auth.addObject().put("id", Engine.AUTH_METHOD_ID).put("name", "Model provider from the environment")
+                .put("description", engine.authHelp());
+        result.putObject("agentInfo").put("name", NAME).put("title", TITLE).put("version", version);
+        ArrayNode extensions = result.putObject("_meta").putArray("_agentao.cn/extensions");
+        extensions.addObject().put("method", EXT_SET_MODEL)
+                .put("description", "Switch the session's model for the next turn: {sessionId, model} -> {model}");
+        extensions.addObject().put("method", EXT_ASK_USER)
+                .put("description", "Agent -> client: ask the user a free-text question: {sessionId, question, header?, options?, multiple?, allowCustom?} -> {outcome:\"answered\", text} | {outcome:\"cancelled\"}");
+        return result;
+    }
+
+    private Object authenticate(JsonNode raw, RequestContext ctx) throws JsonRpcException {
+        Params p = Params.of(raw);
+        String methodId = p.requireString("methodId");
+        if (!Engine.AUTH_METHOD_ID.equals(methodId)) {
+            throw JsonRpcException.invalidParams("methodId \"" + methodId + "\" is not one of the advertised authMethods");
+        }
+        engine.reloadConfiguration();
+        if (!engine.configured(null)) throw engine.authRequired();
+        return Json.object();
+    }
+}

@@ -1,0 +1,87 @@
+package cn.agentao.agent.door.acp;
+
+import cn.agentao.agent.core.SessionClient;
+import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
+import cn.agentao.agent.protocol.ClientCapabilities;
+import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.protocol.SessionUpdate;
+import cn.agentao.agent.util.Cancellation;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** A session's view of the ACP connection: its updates become session/update notifications. */
+final class AcpSessionClient implements SessionClient {
+    private final JsonRpcEndpoint endpoint;
+    private final String sessionId;
+    private final ClientCapabilities capabilities;
+
+    AcpSessionClient(JsonRpcEndpoint endpoint, String sessionId, ClientCapabilities capabilities) {
+        this.endpoint = endpoint;
+        this.sessionId = sessionId;
+        this.capabilities = capabilities;
+    }
+
+    /** The params of a session/update notification, serialised without an intermediate tree. */
+    record UpdateParams(String sessionId, SessionUpdate update) {}
+
+    /** Streamed text not yet written: more deltas of the same kind join it until the writer takes it. */
+    private static final class PendingText {
+        final boolean thought;
+        final StringBuilder text;
+
+        PendingText(boolean thought, String first) {
+            this.thought = thought;
+            this.text = new StringBuilder(first);
+        }
+    }
+
+    private PendingText open; // guarded by this
+
+    /**
+     * Text and thought deltas are coalesced while the writer is behind (each goes alone when the client keeps
+     * up); any other update closes the pending text first, so the order of the stream is kept.
+     */
+    @Override
+    public void update(SessionUpdate update) {
+        if (update instanceof SessionUpdate.AgentMessageChunk c && c.content() instanceof ContentBlock.Text t) {
+            streamText(false, t.text());
+        } else if (update instanceof SessionUpdate.AgentThoughtChunk c && c.content() instanceof ContentBlock.Text t) {
+            streamText(true, t.text());
+        } else {
+            synchronized (this) {
+                open = null;
+            }
+            endpoint.notify("session/update", new UpdateParams(sessionId, update));
+        }
+    }
+
+    private void streamText(boolean thought, String delta) {
+        PendingText p;
+        synchronized (this) {
+            if (open != null && open.thought == thought) {
+                open.text.append(delta);
+                return;
+            }
+            p = new PendingText(thought, delta);
+            open = p;
+        }
+        endpoint.notifyDeferred("session/update", () -> {
+            String text;
+            synchronized (this) {
+                if (open == p) open = null;
+                text = p.text.toString();
+            }
+            SessionUpdate u = p.thought ? SessionUpdate.AgentThoughtChunk.text(text) : SessionUpdate.AgentMessageChunk.text(text);
+            return new UpdateParams(sessionId, u);
+        });
+    }
+
+    @Override
+    public ClientCapabilities capabilities() { return capabilities; }
+
+    @Override
+    public JsonNode call(String method, ObjectNode params, Cancellation cancel) throws Exception {
+        if (!params.has("sessionId")) params.put("sessionId", sessionId);
+        return endpoint.call(method, params, cancel);
+    }
+}

@@ -1,0 +1,76 @@
+package cn.agentao.agent.core;
+
+import cn.agentao.agent.util.Json;
+import cn.agentao.agent.protocol.SessionUpdate;
+import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.store.SessionWriter;
+import cn.agentao.agent.store.SyncPolicy;
+import cn.agentao.agent.testing.AgentProcess;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What a load restores from the store: the documented fixture, and records as large as a prompt may be. */
+class SessionReplayTest {
+    @TempDir
+    Path dir;
+
+    /** The fixture is in the engine's own shapes: it restores to a model history a provider accepts. */
+    @Test
+    void theGoodFixtureRestoresItsModelHistory() throws Exception {
+        Files.copy(AgentProcess.home().resolve("sessions-store/fixtures/good.jsonl"), dir.resolve("good.jsonl"));
+        SessionReplay.Restored r = SessionReplay.restore(new SessionStore(dir).read("good"));
+        List<ChatMessage> h = r.history();
+        assertEquals(5, h.size(), h.toString());
+        assertEquals("Why does the calculator test fail?", ((UserMessage) h.get(0)).singleText());
+        AiMessage first = assertInstanceOf(AiMessage.class, h.get(1));
+        assertEquals("run_shell_command", first.toolExecutionRequests().getFirst().name());
+        assertEquals("call_1", assertInstanceOf(ToolExecutionResultMessage.class, h.get(2)).id());
+        assertEquals("`divide` does not check for a zero divisor.", ((AiMessage) h.get(3)).text());
+        assertEquals("Fix it, please.", ((UserMessage) h.get(4)).singleText());
+        assertEquals("Calculator test failure", r.title());
+        assertEquals("openai/gpt-4.1", r.state().path("model").asText());
+        String agentText = r.updates().stream().filter(u -> u instanceof SessionUpdate.AgentMessageChunk)
+                .map(u -> ((SessionUpdate.AgentMessageChunk) u).content().toString()).reduce("", String::concat);
+        assertTrue(agentText.contains("I'll run the tests") && agentText.contains("zero divisor") && agentText.contains("HTTP 503"),
+                agentText);
+    }
+
+    /**
+     * A prompt may be as large as an ACP message (100 MB by default); its model message and a compaction that
+     * carries it must read back (LangChain4j's own reader stops at 20 MB strings).
+     */
+    @Test
+    void recordsReadBackWhateverSizeTheyWereWrittenWith() {
+        String big = "a large prompt ".repeat(1_500_000); // 22.5 million characters
+        SessionStore store = new SessionStore(dir, SyncPolicy.NO_FSYNC);
+        try (SessionWriter w = store.create("big", dir, null)) {
+            ObjectNode prompt = Json.object();
+            prompt.putArray("content").addObject().put("type", "text").put("text", big);
+            w.append(RecordTypes.USER_MESSAGE, prompt);
+            w.append(RecordTypes.MODEL_MESSAGE, Json.object().put("message", ChatMessageJson.toJson(AiMessage.from("reply: " + big))));
+            ObjectNode compaction = Json.object();
+            compaction.putArray("messages").add(ChatMessageJson.toJson(UserMessage.from("summary " + big)))
+                    .add(ChatMessageJson.toJson(AiMessage.from("Understood.")));
+            w.append(RecordTypes.COMPACTION, compaction);
+        }
+        SessionReplay.Restored r = SessionReplay.restore(store.read("big"));
+        assertEquals(2, r.history().size(), "the compaction replaced the history");
+        assertEquals("summary " + big, ((UserMessage) r.history().get(0)).singleText());
+        assertTrue(r.updates().stream().anyMatch(u -> u instanceof SessionUpdate.AgentMessageChunk a
+                && a.content().toString().length() > big.length()), "the large model reply replays");
+    }
+}
