@@ -10,6 +10,7 @@ command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v zip >/dev/null 2>&1 || missing+=(zip)      # ArchiveIT packs and unpacks the release archives
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)    # LoginIT types into `agent login` on a real terminal
 [ ${#missing[@]} -eq 0 ] && exit 0
 if command -v apt-get >/dev/null 2>&1; then
   sudo=""

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
-        subcommands = {SessionsCommand.class, TrustCommand.class},
+        subcommands = {SessionsCommand.class, TrustCommand.class, LoginCommand.class, LogoutCommand.class},
         description = {
                 "A coding agent for editors that speak the Agent Client Protocol (ACP).",
                 "",
@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
                 "Model provider (as Agentao): LLM_PROVIDER (default OPENAI) names a prefix; set",
                 "{PREFIX}_API_KEY, and optionally {PREFIX}_MODEL, {PREFIX}_BASE_URL,",
                 "LLM_TEMPERATURE, LLM_MAX_TOKENS, in the environment or a .env file in the",
-                "project or in ~/.config/agent/.",
+                "project or in ~/.config/agent/. \"agent login\" asks for them and saves them there.",
                 "",
                 "AGENT_SANDBOX=auto (default) runs shell commands in an OS sandbox (bubblewrap",
                 "on Linux, sandbox-exec on macOS); AGENT_SANDBOX=none runs them without one",

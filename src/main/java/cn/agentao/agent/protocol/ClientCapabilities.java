@@ -7,6 +7,11 @@ public record ClientCapabilities(boolean readTextFile, boolean writeTextFile, bo
                                  boolean askUser, JsonNode raw) {
     public static final ClientCapabilities NONE = new ClientCapabilities(false, false, false, false, null);
 
+    /** {@code auth.terminal}: the client can run us in a terminal for the {@code terminal} auth method. */
+    public boolean terminalAuth() {
+        return raw != null && raw.path("auth").path("terminal").asBoolean(false);
+    }
+
     public static ClientCapabilities from(JsonNode caps) {
         if (caps == null || !caps.isObject()) return NONE;
         JsonNode fs = caps.path("fs");

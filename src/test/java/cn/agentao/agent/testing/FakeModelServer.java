@@ -273,6 +273,10 @@ public final class FakeModelServer implements AutoCloseable {
             handleControl(exchange, path, new String(rawBody, StandardCharsets.UTF_8));
             return;
         }
+        if ("GET".equals(exchange.getRequestMethod()) && (path.endsWith("/models") || path.endsWith("/api/tags"))) {
+            listModels(exchange, path);
+            return;
+        }
         RecordedRequest.Api api = path.endsWith("/chat/completions") ? RecordedRequest.Api.OPENAI
                 : path.endsWith("/messages") ? RecordedRequest.Api.ANTHROPIC : null;
         if (api == null || !"POST".equals(exchange.getRequestMethod())) {
@@ -291,6 +295,26 @@ public final class FakeModelServer implements AutoCloseable {
                 lowerCaseHeaders(exchange), body, json);
         record(request);
         answer(exchange, request, nextScript(request));
+    }
+
+    private volatile String acceptedKey;
+
+    /** Makes the model listing ({@code GET …/models}, what {@code agent login} checks a key with) accept only {@code key}. */
+    public FakeModelServer acceptOnlyKey(String key) {
+        acceptedKey = key;
+        return this;
+    }
+
+    private void listModels(HttpExchange exchange, String path) throws IOException {
+        RecordedRequest request = new RecordedRequest(null, "GET", path, lowerCaseHeaders(exchange), "", null);
+        record(request);
+        String bearer = request.header("authorization");
+        String key = bearer != null && bearer.startsWith("Bearer ") ? bearer.substring(7) : request.header("x-api-key");
+        if (acceptedKey != null && !acceptedKey.equals(key)) {
+            respond(exchange, 401, "{\"error\":{\"message\":\"Incorrect API key provided\"}}");
+            return;
+        }
+        respond(exchange, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"fake-model\",\"object\":\"model\"}]}");
     }
 
     private void answer(HttpExchange exchange, RecordedRequest request, Script script) throws IOException {

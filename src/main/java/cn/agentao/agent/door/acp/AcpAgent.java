@@ -1,11 +1,14 @@
 package cn.agentao.agent.door.acp;
 
 import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.jsonrpc.ErrorCodes;
 import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.MethodTable;
 import cn.agentao.agent.jsonrpc.MethodTable.Dispatch;
 import cn.agentao.agent.jsonrpc.RequestContext;
+import cn.agentao.agent.model.ProviderLogin;
+import cn.agentao.agent.model.UserDotEnvFile;
 import cn.agentao.agent.protocol.ClientCapabilities;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.core.Session;
@@ -20,6 +23,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The ACP front door: wires the method table to the engine over one stdio connection. */
 public final class AcpAgent {
@@ -27,17 +32,24 @@ public final class AcpAgent {
     public static final String TITLE = "Agent";
     public static final String EXT_SET_MODEL = "_agentao.cn/set_model";
     public static final String EXT_ASK_USER = "_agentao.cn/ask_user";
+    /** The {@code terminal} auth method: the client runs {@code agent login} in a terminal. */
+    public static final String AUTH_LOGIN_ID = "agent-login";
+    public static final List<String> AUTH_LOGIN_ARGS = List.of("login");
 
     private final JsonRpcEndpoint endpoint;
     private final Engine engine;
     private final SessionRegistry sessions = new SessionRegistry();
     private final String version;
     private volatile ClientCapabilities clientCapabilities = ClientCapabilities.NONE;
+    private final UserDotEnvFile userDotEnv;
+    private final AtomicReference<Object> userDotEnvStamp = new AtomicReference<>();
 
     public AcpAgent(InputStream in, OutputStream out, Engine engine, SessionStore store, String resume, String version,
                     long maxMessageBytes) {
         this.engine = engine;
         this.version = version;
+        this.userDotEnv = new UserDotEnvFile(engine.configDir().resolve(".env"));
+        this.userDotEnvStamp.set(userDotEnv.stamp());
         MethodTable table = new MethodTable();
         this.endpoint = new JsonRpcEndpoint(new LineReader(in, maxMessageBytes), new MessageWriter(out), table, maxMessageBytes);
         SessionSetupHandlers setup = new SessionSetupHandlers(this, store, resume);
@@ -45,6 +57,7 @@ public final class AcpAgent {
         SessionConfigHandlers config = new SessionConfigHandlers(this);
         table.add("initialize", Dispatch.INLINE, false, this::initialize)
                 .add("authenticate", Dispatch.CONCURRENT, true, this::authenticate)
+                .add("logout", Dispatch.CONCURRENT, true, this::logout)
                 .add("session/new", Dispatch.CONCURRENT, true, setup::newSession)
                 .add("session/load", Dispatch.CONCURRENT, true, setup::load)
                 .add("session/resume", Dispatch.CONCURRENT, true, setup::resume)
@@ -81,6 +94,16 @@ public final class AcpAgent {
     SessionRegistry sessions() { return sessions; }
     ClientCapabilities clientCapabilities() { return clientCapabilities; }
 
+    /**
+     * Re-reads configuration when the user's {@code .env} changed since last looked at ({@code agent login} or
+     * {@code logout} in a terminal while we run), so the next session uses it without a restart.
+     */
+    void reloadIfLoginChanged() {
+        Object now = userDotEnv.stamp();
+        Object before = userDotEnvStamp.getAndSet(now);
+        if (!java.util.Objects.equals(before, now)) engine.reloadConfiguration();
+    }
+
     private Object initialize(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         p.requireInteger("protocolVersion");
@@ -102,9 +125,15 @@ public final class AcpAgent {
             sessionCaps.putObject("close");
             sessionCaps.putObject("delete");
         }
+        agentCaps.putObject("auth").putObject("logout");
         ArrayNode auth = result.putArray("authMethods");
         auth.addObject().put("id", Engine.AUTH_METHOD_ID).put("name", "Model provider from the environment")
                 .put("description", engine.authHelp());
+        if (clientCapabilities.terminalAuth()) {
+            ObjectNode login = auth.addObject().put("type", "terminal").put("id", AUTH_LOGIN_ID).put("name", "Log in to a model provider")
+                    .put("description", "Runs `agent login`: choose a provider, type its key (not shown); saved in " + userDotEnv.file() + ".");
+            AUTH_LOGIN_ARGS.forEach(login.putArray("args")::add);
+        }
         result.putObject("agentInfo").put("name", NAME).put("title", TITLE).put("version", version);
         ArrayNode extensions = result.putObject("_meta").putArray("_agentao.cn/extensions");
         extensions.addObject().put("method", EXT_SET_MODEL)
@@ -117,11 +146,24 @@ public final class AcpAgent {
     private Object authenticate(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         String methodId = p.requireString("methodId");
-        if (!Engine.AUTH_METHOD_ID.equals(methodId)) {
+        if (!Engine.AUTH_METHOD_ID.equals(methodId) && !AUTH_LOGIN_ID.equals(methodId)) {
             throw JsonRpcException.invalidParams("methodId \"" + methodId + "\" is not one of the advertised authMethods");
         }
         engine.reloadConfiguration();
         if (!engine.configured(null)) throw engine.authRequired();
+        return Json.object();
+    }
+
+    /** ACP {@code logout}: removes what {@code agent login} saved; later sessions need a provider again. */
+    private Object logout(JsonNode raw, RequestContext ctx) throws JsonRpcException {
+        Params.of(raw);
+        try {
+            ProviderLogin.logout(userDotEnv);
+        } catch (java.io.IOException e) {
+            throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, "cannot write " + userDotEnv.file() + ": " + e.getMessage());
+        }
+        userDotEnvStamp.set(userDotEnv.stamp());
+        engine.reloadConfiguration();
         return Json.object();
     }
 }

@@ -59,6 +59,7 @@ final class SessionSetupHandlers {
     Object newSession(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         Setup s = setup(p, true);
+        agent.reloadIfLoginChanged();
         if (!agent.engine().configured(s.cwd())) throw agent.engine().authRequired();
 
         String resume = pendingResume.getAndSet(null);

@@ -1,0 +1,46 @@
+package cn.agentao.agent.cli;
+
+import cn.agentao.agent.model.ProviderLogin;
+import cn.agentao.agent.model.UserDotEnvFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/** {@code agent logout}: removes what {@code agent login} saved (provider choice, keys, endpoints, models). */
+@Command(name = "logout", mixinStandardHelpOptions = true,
+        description = {"Remove the saved provider, keys, endpoints and models from $XDG_CONFIG_HOME/agent/.env",
+                "(or ~/.config/agent/.env); the file's other lines stay. Variables set in your environment",
+                "are not touched."})
+public final class LogoutCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    private final Map<String, String> env;
+
+    public LogoutCommand() {
+        this(System.getenv());
+    }
+
+    LogoutCommand(Map<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        UserDotEnvFile file = UserDotEnvFile.forUser(env);
+        try {
+            Set<String> removed = ProviderLogin.logout(file);
+            spec.commandLine().getOut().println(removed.isEmpty() ? "Nothing to remove in " + file.file() + "."
+                    : "Removed " + String.join(", ", removed) + " from " + file.file() + ".");
+            return 0;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("agent logout: cannot write " + file.file() + ": " + e.getMessage());
+            return 1;
+        }
+    }
+}
