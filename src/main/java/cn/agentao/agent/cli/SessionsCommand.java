@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.core.UsageTotals;
 import cn.agentao.agent.store.Page;
 import cn.agentao.agent.store.PruneResult;
 import cn.agentao.agent.store.PruneRule;
@@ -150,7 +151,7 @@ public final class SessionsCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "show", mixinStandardHelpOptions = true, description = "Print a session as a readable transcript.")
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Print a session as a readable transcript, then its tokens and cost.")
     static final class Show extends Action {
         @Parameters(paramLabel = "ID", description = "Session id or a unique prefix of one.")
         String id;
@@ -162,6 +163,8 @@ public final class SessionsCommand implements Callable<Integer> {
         int run(SessionStore store, PrintWriter out) {
             StoredSession session = store.read(store.resolvePrefix(id));
             out.print(new TranscriptRenderer(TranscriptRenderer.Format.TEXT, thoughts).render(session));
+            UsageTotals usage = UsageTotals.of(session.records());
+            if (usage.calls() > 0) out.println("\nUsage: " + usage.describe() + ".");
             return 0;
         }
     }

@@ -205,6 +205,7 @@ public final class Engine implements AutoCloseable {
         if (restored.title() != null) session.title(restored.title());
         SessionRuntime rt = open(session, client, journal);
         rt.conversation().replace(restored.history());
+        rt.usage(restored.usage());
         if (state != null && state.path("permissions").isObject()) {
             rt.permissions(PermissionMemory.fromJson(state.path("permissions")));
         }
@@ -538,10 +539,22 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /**
+     * After each model call: the context gauge is what this call's prompt and answer hold now (the next prompt's
+     * size), never a sum over calls; the cost is the session's so far, when the model has a price in config.json.
+     */
     void reportUsage(SessionRuntime rt, ModelChoice choice, TokenCount usage) {
         long used = usage != null && usage.total() > 0 ? usage.total() : rt.conversation().estimateTokens();
-        long size = catalog(rt.session().cwd()).contextWindow(choice);
-        rt.client().update(new SessionUpdate.UsageUpdate(used, size, null));
+        ModelCatalog catalog = catalog(rt.session().cwd());
+        long size = catalog.contextWindow(choice);
+        if (usage != null) {
+            ObjectNode rec = UsageTotals.record(choice.value(), usage, catalog.price(choice).orElse(null));
+            rt.journal().append(RecordTypes.USAGE, rec);
+            rt.usage(rt.usage().plus(rec));
+        }
+        UsageTotals totals = rt.usage();
+        SessionUpdate.Cost cost = totals.currency() == null ? null : new SessionUpdate.Cost(totals.cost(), totals.currency());
+        rt.client().update(new SessionUpdate.UsageUpdate(used, size, cost));
     }
 
     // ---------------------------------------------------------------- records

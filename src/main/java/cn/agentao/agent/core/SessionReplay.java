@@ -30,7 +30,7 @@ public final class SessionReplay {
     private static final Logger log = LoggerFactory.getLogger(SessionReplay.class);
 
     /** What a load restores. {@code state} is the latest settings snapshot (null if none was written). */
-    public record Restored(List<ChatMessage> history, ObjectNode state, String title, List<SessionUpdate> updates) {}
+    public record Restored(List<ChatMessage> history, ObjectNode state, String title, List<SessionUpdate> updates, UsageTotals usage) {}
 
     private SessionReplay() {}
 
@@ -86,7 +86,7 @@ public final class SessionReplay {
             }
         }
         if (plan != null) updates.add(new SessionUpdate.Plan(plan));
-        return new Restored(repair(history), state, title, updates);
+        return new Restored(repair(history), state, title, updates, UsageTotals.of(stored.records()));
     }
 
     /**

@@ -21,6 +21,13 @@ public final class SessionRuntime {
     private boolean announced;
     private final java.util.concurrent.atomic.AtomicBoolean sandboxTold = new java.util.concurrent.atomic.AtomicBoolean();
 
+    private volatile UsageTotals usage = UsageTotals.NONE;
+
+    /** Tokens and cost so far (restored sessions included). */
+    public UsageTotals usage() { return usage; }
+
+    void usage(UsageTotals totals) { this.usage = totals; }
+
     SessionRuntime(Session session, SessionClient client, SessionJournal journal, java.util.function.Consumer<SessionRuntime> stateSaver) {
         this.session = session;
         this.client = client;

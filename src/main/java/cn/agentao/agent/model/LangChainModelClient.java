@@ -7,6 +7,8 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.FinishReason;
 import dev.langchain4j.model.output.TokenUsage;
+import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
+import dev.langchain4j.model.openai.OpenAiTokenUsage;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -166,14 +168,27 @@ public final class LangChainModelClient implements ModelClient {
         return reason == FinishReason.STOP ? FinishKind.STOP : FinishKind.OTHER;
     }
 
+    /**
+     * Normalised across providers: Anthropic counts cache reads and writes apart from {@code input_tokens}; they
+     * are part of the prompt (and of the context) all the same.
+     */
     static TokenCount tokenCount(TokenUsage usage) {
         if (usage == null || usage.inputTokenCount() == null && usage.outputTokenCount() == null) {
             return null;
         }
         int input = usage.inputTokenCount() == null ? 0 : usage.inputTokenCount();
         int output = usage.outputTokenCount() == null ? 0 : usage.outputTokenCount();
+        int cached = 0;
+        if (usage instanceof AnthropicTokenUsage a) {
+            cached = a.cacheReadInputTokens() == null ? 0 : a.cacheReadInputTokens();
+            input += cached + (a.cacheCreationInputTokens() == null ? 0 : a.cacheCreationInputTokens());
+            return new TokenCount(input, output, input + output, cached);
+        }
+        if (usage instanceof OpenAiTokenUsage o && o.inputTokensDetails() != null && o.inputTokensDetails().cachedTokens() != null) {
+            cached = o.inputTokensDetails().cachedTokens();
+        }
         int total = usage.totalTokenCount() == null ? input + output : usage.totalTokenCount();
-        return new TokenCount(input, output, total);
+        return new TokenCount(input, output, total, cached);
     }
 
     @Override

@@ -29,6 +29,7 @@ public final class ModelCatalog {
     private final String missingConfigurationHelp;
     private final List<String> warnings;
     private final Set<String> keyVariables;
+    private final Map<String, ModelPrice> prices;
 
     private ModelCatalog(Assembly assembly) {
         this.choices = List.copyOf(assembly.choices);
@@ -39,6 +40,7 @@ public final class ModelCatalog {
         this.missingConfigurationHelp = assembly.help();
         this.warnings = List.copyOf(assembly.warnings);
         this.keyVariables = Set.copyOf(assembly.keyVariables);
+        this.prices = assembly.userConfig.prices();
     }
 
     /** The catalog for a session in {@code sessionCwd}, from this process's environment and the standard files. */
@@ -141,6 +143,12 @@ public final class ModelCatalog {
     public int contextWindow(ModelChoice choice) {
         Integer configured = contextWindowOverrides.get(choice.value());
         return configured != null ? configured : KnownModels.contextWindow(choice.model());
+    }
+
+    /** The configured price of the choice's model ({@code provider/model} first, then the bare model name), if any. */
+    public Optional<ModelPrice> price(ModelChoice choice) {
+        ModelPrice p = prices.get(choice.value());
+        return Optional.ofNullable(p != null ? p : prices.get(choice.model()));
     }
 
     /** A client for the choice; cheap: connections are made by its first call. */

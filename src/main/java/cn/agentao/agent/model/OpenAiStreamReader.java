@@ -8,6 +8,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.FinishReason;
 import dev.langchain4j.model.output.TokenUsage;
+import dev.langchain4j.model.openai.OpenAiTokenUsage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -267,10 +268,14 @@ final class OpenAiStreamReader {
             p.skipChildren();
             return;
         }
-        Integer input = null, output = null, total = null;
+        Integer input = null, output = null, total = null, cached = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken value = p.nextToken();
+            if (field.equals("prompt_tokens_details") && value == JsonToken.START_OBJECT) {
+                cached = cachedTokens(p);
+                continue;
+            }
             if (value != JsonToken.VALUE_NUMBER_INT) {
                 p.skipChildren();
                 continue;
@@ -282,7 +287,21 @@ final class OpenAiStreamReader {
                 default -> { }
             }
         }
-        usage = new TokenUsage(input, output, total);
+        usage = OpenAiTokenUsage.builder().inputTokenCount(input).outputTokenCount(output).totalTokenCount(total)
+                .inputTokensDetails(cached == null ? null : OpenAiTokenUsage.InputTokensDetails.builder().cachedTokens(cached).build())
+                .build();
+    }
+
+    /** {@code prompt_tokens_details.cached_tokens} (the parser is at the object's start; leaves it at its end). */
+    private static Integer cachedTokens(JsonParser p) throws IOException {
+        Integer cached = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("cached_tokens") && value == JsonToken.VALUE_NUMBER_INT) cached = p.getIntValue();
+            else p.skipChildren();
+        }
+        return cached;
     }
 
     static FinishReason finishReason(String reason) {

@@ -16,15 +16,17 @@ import java.util.Map;
  * See {@code docs/configuration.md} for the format. Problems are collected as plain sentences (never values),
  * and the usable rest of the file is kept.
  */
-public record UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems, List<String> passEnv) {
+public record UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems, List<String> passEnv,
+                             Map<String, ModelPrice> prices) {
     private static final java.util.regex.Pattern VARIABLE_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     public UserConfigFile {
         passEnv = List.copyOf(passEnv);
+        prices = Map.copyOf(prices);
     }
 
     public UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems) {
-        this(providers, defaultValue, problems, List.of());
+        this(providers, defaultValue, problems, List.of(), Map.of());
     }
 
     /** One {@code providers} entry as written; {@code apiKey} is the literal key, if the file holds one. */
@@ -81,7 +83,44 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
         }
         String defaultValue = text(root.get("default"));
         List<String> passEnv = passEnv(root.get("passEnv"), fileName, problems);
-        return new UserConfigFile(List.copyOf(providers), defaultValue, List.copyOf(problems), passEnv);
+        Map<String, ModelPrice> prices = prices(root.get("prices"), fileName, problems);
+        return new UserConfigFile(List.copyOf(providers), defaultValue, List.copyOf(problems), passEnv, prices);
+    }
+
+    /**
+     * {@code "prices": {"provider/model" or "model": {"input": 3, "output": 15, "cachedInput": 0.3, "currency": "USD"}}},
+     * per million tokens; {@code currency} defaults to USD, {@code cachedInput} to the input price.
+     */
+    private static Map<String, ModelPrice> prices(JsonNode node, String fileName, List<String> problems) {
+        if (node == null || node.isNull()) return Map.of();
+        if (!node.isObject()) {
+            problems.add(fileName + ": \"prices\" must be an object of model -> {input, output, cachedInput, currency}; it was ignored.");
+            return Map.of();
+        }
+        Map<String, ModelPrice> out = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+            String where = fileName + ": price of '" + e.getKey() + "'";
+            JsonNode p = e.getValue();
+            Double input = price(p.get("input")), output = price(p.get("output")), cached = price(p.get("cachedInput"));
+            if (!p.isObject() || input == null || output == null || p.has("cachedInput") && cached == null) {
+                problems.add(where + " needs \"input\" and \"output\" (and optionally \"cachedInput\") as numbers >= 0, per million tokens; it was ignored.");
+                continue;
+            }
+            String currency = p.has("currency") ? text(p.get("currency")) : "USD";
+            if (currency == null) {
+                problems.add(where + " has an empty \"currency\"; it was ignored.");
+                continue;
+            }
+            String model = e.getKey().strip();
+            int slash = model.indexOf('/');
+            String key = slash < 0 ? model : model.substring(0, slash).toLowerCase(Locale.ROOT) + model.substring(slash);
+            out.put(key, new ModelPrice(input, output, cached, currency));
+        }
+        return out;
+    }
+
+    private static Double price(JsonNode node) {
+        return node != null && node.isNumber() && node.asDouble() >= 0 && Double.isFinite(node.asDouble()) ? node.asDouble() : null;
     }
 
     private static List<String> passEnv(JsonNode node, String fileName, List<String> problems) {

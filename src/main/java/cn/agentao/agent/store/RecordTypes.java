@@ -28,6 +28,8 @@ public final class RecordTypes {
     public static final String TITLE = "title";
     /** The model history was compacted: {@code {"messages":[{...}]}} replaces every earlier model_message. */
     public static final String COMPACTION = "compaction";
+    /** One model call's tokens: {@code {"model","input","output","cachedInput","cost"?,"currency"?}} (cost when priced). */
+    public static final String USAGE = "usage";
     /** A prompt turn finished: {@code {"stopReason":"end_turn"|"cancelled"|...}}. */
     public static final String TURN_END = "turn_end";
 

@@ -94,7 +94,7 @@ final class AnthropicWire implements Wire {
         }
 
         @Override
-        public void end(String finishReason, int inputTokens, int outputTokens) throws IOException {
+        public void end(String finishReason, int inputTokens, int outputTokens, int cachedInputTokens) throws IOException {
             stopBlock();
             ObjectNode delta = Json.object().put("type", "message_delta");
             delta.putObject("delta").put("stop_reason", stopReason(finishReason)).putNull("stop_sequence");

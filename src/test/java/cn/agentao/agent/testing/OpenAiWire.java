@@ -69,12 +69,12 @@ final class OpenAiWire implements Wire {
         }
 
         @Override
-        public void end(String finishReason, int inputTokens, int outputTokens) throws IOException {
+        public void end(String finishReason, int inputTokens, int outputTokens, int cachedInputTokens) throws IOException {
             send(delta(), finishReason);
             if (request.body().path("stream_options").path("include_usage").asBoolean(false)) {
                 ObjectNode chunk = chunk();
                 chunk.putArray("choices");
-                chunk.set("usage", usage(inputTokens, outputTokens));
+                chunk.set("usage", usage(inputTokens, outputTokens, cachedInputTokens));
                 out.send(null, chunk.toString());
             }
             out.send(null, "[DONE]");
@@ -153,12 +153,15 @@ final class OpenAiWire implements Wire {
         ObjectNode choice = completion.putArray("choices").addObject();
         choice.put("index", 0).set("message", message);
         choice.put("finish_reason", script.finishReason());
-        completion.set("usage", usage(usage != null ? usage.input() : inputTokens, usage != null ? usage.output() : outputTokens));
+        completion.set("usage", usage(usage != null ? usage.input() : inputTokens, usage != null ? usage.output() : outputTokens,
+                usage != null ? usage.cachedInput() : 0));
         return completion.toString();
     }
 
-    private static ObjectNode usage(int input, int output) {
-        return Json.object().put("prompt_tokens", input).put("completion_tokens", output).put("total_tokens", input + output);
+    private static ObjectNode usage(int input, int output, int cached) {
+        ObjectNode usage = Json.object().put("prompt_tokens", input).put("completion_tokens", output).put("total_tokens", input + output);
+        if (cached > 0) usage.putObject("prompt_tokens_details").put("cached_tokens", cached);
+        return usage;
     }
 
     @Override

@@ -65,7 +65,7 @@ final class ReplyPlayer {
             }
         }
         emitter.end(script.finishReason(), usage != null ? usage.input() : estimatedInputTokens,
-                usage != null ? usage.output() : outputChunks);
+                usage != null ? usage.output() : outputChunks, usage != null ? usage.cachedInput() : 0);
     }
 
     /** Honours the timing steps of a non-streamed reply before its body is written. */

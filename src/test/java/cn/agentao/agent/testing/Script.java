@@ -38,7 +38,11 @@ public final class Script {
     public record Finish(String reason) implements Step {}
 
     /** The token usage reported at the end. */
-    public record Usage(int input, int output) implements Step {}
+    public record Usage(int input, int output, int cachedInput) implements Step {
+        public Usage(int input, int output) {
+            this(input, output, 0);
+        }
+    }
 
     /** From here on, wait this long before every chunk. */
     public record Delay(long millis) implements Step {}
@@ -116,6 +120,11 @@ public final class Script {
 
     public Script usage(int input, int output) {
         return add(new Usage(input, output));
+    }
+
+    /** Usage with {@code cachedInput} of the input tokens read from the provider's prompt cache. */
+    public Script usage(int input, int output, int cachedInput) {
+        return add(new Usage(input, output, cachedInput));
     }
 
     public Script delay(long millis) {

@@ -19,5 +19,5 @@ interface StreamEmitter {
     void error(String type, String message) throws IOException;
 
     /** {@code finishReason} in OpenAI's words; each wire translates. */
-    void end(String finishReason, int inputTokens, int outputTokens) throws IOException;
+    void end(String finishReason, int inputTokens, int outputTokens, int cachedInputTokens) throws IOException;
 }

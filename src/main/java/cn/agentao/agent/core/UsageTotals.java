@@ -1,0 +1,49 @@
+package cn.agentao.agent.core;
+
+import cn.agentao.agent.model.ModelPrice;
+import cn.agentao.agent.model.TokenCount;
+import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+
+/**
+ * A session's tokens and cost so far: the sum of its {@link RecordTypes#USAGE} records (one per model call, with
+ * that call's cost at the prices of the time). {@code currency} is null while no call had a price; calls priced
+ * in another currency than the first priced one add tokens but no cost.
+ */
+public record UsageTotals(long calls, long input, long output, long cachedInput, double cost, String currency) {
+    public static final UsageTotals NONE = new UsageTotals(0, 0, 0, 0, 0, null);
+
+    /** The record of one call: its tokens and, when priced, its cost. */
+    public static ObjectNode record(String model, TokenCount usage, ModelPrice price) {
+        ObjectNode r = Json.object().put("model", model).put("input", usage.input()).put("output", usage.output())
+                .put("cachedInput", usage.cachedInput());
+        if (price != null) r.put("cost", price.cost(usage)).put("currency", price.currency());
+        return r;
+    }
+
+    /** Adds one call's record. */
+    public UsageTotals plus(ObjectNode r) {
+        String c = r.hasNonNull("currency") ? r.path("currency").asText() : null;
+        boolean priced = c != null && r.path("cost").isNumber() && (currency == null || currency.equals(c));
+        return new UsageTotals(calls + 1, input + r.path("input").asLong(), output + r.path("output").asLong(),
+                cachedInput + r.path("cachedInput").asLong(), priced ? cost + r.path("cost").asDouble() : cost,
+                priced ? c : currency);
+    }
+
+    /** The totals of a stored session's records. */
+    public static UsageTotals of(List<ObjectNode> records) {
+        UsageTotals t = NONE;
+        for (ObjectNode r : records) if (RecordTypes.USAGE.equals(r.path("type").asText())) t = t.plus(r);
+        return t;
+    }
+
+    /** For people: {@code 12,345 tokens in (1,000 cached), 678 out; cost 0.0421 USD}. */
+    public String describe() {
+        String tokens = String.format("%,d tokens in%s, %,d out in %,d model call%s", input,
+                cachedInput > 0 ? String.format(" (%,d cached)", cachedInput) : "", output, calls, calls == 1 ? "" : "s");
+        return tokens + (currency == null ? "; no price configured" : String.format("; cost %.4f %s", cost, currency));
+    }
+}
