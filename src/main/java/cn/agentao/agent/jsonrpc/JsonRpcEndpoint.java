@@ -1,5 +1,6 @@
 package cn.agentao.agent.jsonrpc;
 
+import cn.agentao.agent.util.TraceContext;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
@@ -186,8 +187,10 @@ public final class JsonRpcEndpoint {
             if (hasId) writeError(id, ErrorCodes.SERVER_NOT_INITIALIZED, name + " called before initialize handshake", null);
             return;
         }
-        RequestContext ctx = new RequestContext(name, hasId ? id : null);
-        if (log.isDebugEnabled()) log.debug("<- {}{}", name, hasId ? " id=" + id : ""); // never params: they may hold prompts
+        RequestContext ctx = new RequestContext(name, hasId ? id : null, TraceContext.fromParams(params));
+        try (TraceContext.Scope trace = TraceContext.open(ctx.traceparent())) {
+            if (log.isDebugEnabled()) log.debug("<- {}{}", name, hasId ? " id=" + id : ""); // never params: they may hold prompts
+        }
         if (hasId) {
             InFlight previous = inbound.putIfAbsent(key(id), new InFlight(ctx, new AtomicBoolean()));
             if (previous != null) {
@@ -204,12 +207,13 @@ public final class JsonRpcEndpoint {
         }
     }
 
+    /** Runs a handler (and its deferred rest) in the request's trace context. */
     private void invoke(MethodTable.Handler handler, JsonNode params, RequestContext ctx) {
-        try {
+        try (TraceContext.Scope trace = TraceContext.open(ctx.traceparent())) {
             Object result = handler.handle(params, ctx);
             if (result instanceof RequestContext.Deferred deferred) {
                 workers.execute(() -> {
-                    try {
+                    try (TraceContext.Scope rest = TraceContext.open(ctx.traceparent())) {
                         finish(ctx, deferred.rest().call(), null);
                     } catch (Throwable e) {
                         finish(ctx, null, e);

@@ -10,14 +10,19 @@ import java.util.concurrent.Callable;
 public final class RequestContext {
     private final String method;
     private final JsonNode id;
+    private final String traceparent;
     private final long startedNanos = System.nanoTime();
     private final CancellationSource cancellation = new CancellationSource();
     private java.util.List<Runnable> afterResponse;
 
-    RequestContext(String method, JsonNode id) {
+    RequestContext(String method, JsonNode id, String traceparent) {
         this.method = method;
         this.id = id;
+        this.traceparent = traceparent;
     }
+
+    /** The W3C traceparent from the request's {@code _meta}, or null. */
+    public String traceparent() { return traceparent; }
 
     public String method() { return method; }
 

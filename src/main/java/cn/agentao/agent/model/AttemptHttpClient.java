@@ -1,5 +1,6 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.util.TraceContext;
 import cn.agentao.agent.net.Network;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.http.client.HttpClient;
@@ -210,6 +211,8 @@ final class AttemptHttpClient implements HttpClient {
         builder.method(request.method().name(), request.body() == null
                 ? java.net.http.HttpRequest.BodyPublishers.noBody()
                 : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()));
+        String traceparent = TraceContext.current(); // W3C trace context of the ACP request this call serves
+        if (traceparent != null) builder.setHeader("traceparent", traceparent);
         return Network.get().authorize(builder, target).build();
     }
 

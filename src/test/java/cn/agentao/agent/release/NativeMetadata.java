@@ -58,6 +58,8 @@ public final class NativeMetadata {
      * every class there counts, and so does every type their state refers to.
      */
     static final Set<String> MIXIN_PACKAGES = Set.of("dev.langchain4j.data.message");
+    /** Classes instantiated by name (slf4j's {@code slf4j.provider} property names our log provider). */
+    static final List<String> BY_NAME = List.of("cn.agentao.agent.cli.TraceLogProvider");
     /** Resources read at run time (beyond META-INF/native-image files the libraries ship). */
     static final List<String> RESOURCE_GLOBS = List.of(
             "META-INF/services/**",
@@ -78,7 +80,7 @@ public final class NativeMetadata {
                 roots.add(name);
             }
         }
-        Set<String> required = new TreeSet<>();
+        Set<String> required = new TreeSet<>(BY_NAME);
         Deque<Class<?>> work = new ArrayDeque<>();
         for (String name : roots) {
             Class<?> c = load(name);
