@@ -272,7 +272,7 @@ public final class Engine implements AutoCloseable {
         if (rt == null) return;
         List<String> waiting = rt.markAnnounced();
         rt.client().update(new SessionUpdate.AvailableCommandsUpdate(commands(session)));
-        for (String text : waiting) rt.client().update(SessionUpdate.AgentMessageChunk.text("⚠ " + text + "\n"));
+        for (String text : waiting) rt.showNotice(text);
         ProjectMcpFile pending = rt.takePendingTrustQuestion();
         if (pending != null) Thread.ofVirtual().name("trust-" + session.id()).start(() -> new ProjectTrustQuestion(this, rt, pending).ask());
     }
@@ -520,10 +520,15 @@ public final class Engine implements AutoCloseable {
                 + "decisions, files touched, commands run and their outcomes, and what is still open. Be complete but brief."));
         request.addAll(older);
         request.add(UserMessage.from("Write the summary now."));
+        CompactionReport report = new CompactionReport(rt.client());
         try {
-            ModelResponse r = modelClient(rt.session(), choice).stream(new ModelRequest(request), ModelStreamListener.IGNORE, cancel);
+            ModelResponse r = modelClient(rt.session(), choice).stream(new ModelRequest(request), report, cancel);
             String summary = r.message().text();
-            if (summary == null || summary.isBlank()) return false;
+            if (summary == null || summary.isBlank()) {
+                report.failed("the model wrote no summary");
+                return false;
+            }
+            report.completed(summary);
             List<ChatMessage> replacement = new ArrayList<>();
             replacement.add(UserMessage.from("Summary of the earlier conversation:\n\n" + summary));
             replacement.add(AiMessage.from("Understood; I will continue from this summary."));
@@ -535,6 +540,7 @@ public final class Engine implements AutoCloseable {
             return true;
         } catch (ModelException e) {
             log.warn("compaction failed: {}", e.kind());
+            if (e.kind() == ModelException.Kind.CANCELLED) report.cancelled(); else report.failed(e.userMessage());
             return false;
         }
     }

@@ -93,7 +93,13 @@ public final class SessionRuntime {
     /** A message for the user outside any answer (a server that failed, a bad config file); logged as well. */
     void notice(String text) {
         org.slf4j.LoggerFactory.getLogger(SessionRuntime.class).warn("session {}: {}", session.id(), text);
-        if (queueNoticeUnlessAnnounced(text)) client.update(cn.agentao.agent.protocol.SessionUpdate.AgentMessageChunk.text("⚠ " + text + "\n"));
+        if (queueNoticeUnlessAnnounced(text)) showNotice(text);
+    }
+
+    /** A {@code notice} update for clients that show them, else a warning line in the agent's message. */
+    void showNotice(String text) {
+        client.update(client.capabilities().notices() ? cn.agentao.agent.protocol.SessionUpdate.Notice.warning(text)
+                : cn.agentao.agent.protocol.SessionUpdate.AgentMessageChunk.text("⚠ " + text + "\n"));
     }
 
     /** True the first time it is called: the session's first command says how commands are sandboxed. */

@@ -12,6 +12,21 @@ public record ClientCapabilities(boolean readTextFile, boolean writeTextFile, bo
         return raw != null && raw.path("auth").path("terminal").asBoolean(false);
     }
 
+    /** {@code session.notices}: {@code notice} updates are shown. */
+    public boolean notices() {
+        return raw != null && raw.path("session").path("notices").isObject();
+    }
+
+    /** {@code session.compaction}: {@code compaction_update} / {@code compaction_summary_chunk} are understood. */
+    public boolean compactionUpdates() {
+        return raw != null && raw.path("session").path("compaction").isObject();
+    }
+
+    /** {@code elicitation.form}: questions to the user go as {@code elicitation/create} forms. */
+    public boolean elicitationForm() {
+        return raw != null && raw.path("elicitation").path("form").isObject();
+    }
+
     public static ClientCapabilities from(JsonNode caps) {
         if (caps == null || !caps.isObject()) return NONE;
         JsonNode fs = caps.path("fs");

@@ -20,7 +20,10 @@ import java.util.List;
         @JsonSubTypes.Type(SessionUpdate.CurrentModeUpdate.class),
         @JsonSubTypes.Type(SessionUpdate.ConfigOptionUpdate.class),
         @JsonSubTypes.Type(SessionUpdate.SessionInfoUpdate.class),
-        @JsonSubTypes.Type(SessionUpdate.UsageUpdate.class)
+        @JsonSubTypes.Type(SessionUpdate.UsageUpdate.class),
+        @JsonSubTypes.Type(SessionUpdate.Notice.class),
+        @JsonSubTypes.Type(SessionUpdate.CompactionUpdate.class),
+        @JsonSubTypes.Type(SessionUpdate.CompactionSummaryChunk.class)
 })
 public sealed interface SessionUpdate {
 
@@ -71,6 +74,26 @@ public sealed interface SessionUpdate {
     record UsageUpdate(long used, long size, Cost cost) implements SessionUpdate {}
 
     record Cost(double amount, String currency) {}
+
+    /** Something for the user outside any answer; only for clients with {@code session.notices}. */
+    @JsonTypeName("notice")
+    record Notice(String severity, String title, String description) implements SessionUpdate {
+        /** A warning whose title is the text's first sentence when the text is long, the rest its description. */
+        public static Notice warning(String text) {
+            String t = text.strip();
+            int end = t.length() > 100 ? t.indexOf(". ") : -1;
+            return end > 0 ? new Notice("warning", t.substring(0, end + 1), t.substring(end + 2).strip())
+                    : new Notice("warning", t, null);
+        }
+    }
+
+    /** A compaction of the history, created then patched by id; only for clients with {@code session.compaction}. */
+    @JsonTypeName("compaction_update")
+    record CompactionUpdate(String compactionId, String status, List<ContentBlock> summary, String error) implements SessionUpdate {}
+
+    /** A piece of a compaction's summary as the model writes it. */
+    @JsonTypeName("compaction_summary_chunk")
+    record CompactionSummaryChunk(String compactionId, ContentBlock content) implements SessionUpdate {}
 
     /** {@code input} is {hint} when the command takes free text after its name. */
     record AvailableCommand(String name, String description, CommandInput input) {}

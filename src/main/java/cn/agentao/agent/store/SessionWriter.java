@@ -82,6 +82,35 @@ public final class SessionWriter implements AutoCloseable {
         return seq;
     }
 
+    /**
+     * Appends copies of {@code records} (whole records as read: their own {@code seq} and {@code ts} are replaced)
+     * in one write and one sync, all or none: how a fork takes over its parent's history.
+     */
+    public synchronized void appendCopies(java.util.List<ObjectNode> records) {
+        if (closed) throw new IllegalStateException("session " + sessionId + " was closed for writing");
+        if (broken != null) throw new SessionStoreException(broken);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        long seq = lastSeq;
+        for (ObjectNode r : records) {
+            String type = r.path("type").asText();
+            if (type.isBlank() || type.equals(SessionHeader.TYPE)) continue;
+            ObjectNode payload = r.deepCopy();
+            payload.remove(RESERVED);
+            out.writeBytes(encode(++seq, type, payload));
+        }
+        if (seq == lastSeq) return;
+        ByteBuffer lines = ByteBuffer.wrap(out.toByteArray());
+        try {
+            DurableFiles.writeFully(channel, lines);
+            if (sync == SyncPolicy.FSYNC) channel.force(false);
+        } catch (IOException e) {
+            undoPartialWrite(e);
+            throw new SessionStoreException("could not append to session " + sessionId + ": " + IoErrors.describe(e), e);
+        }
+        size += lines.capacity();
+        lastSeq = seq;
+    }
+
     private byte[] encode(long seq, String type, ObjectNode payload) {
         ObjectNode record = Json.object().put("seq", seq).put("ts", clock.instant().toString()).put("type", type);
         if (payload != null) {

@@ -21,8 +21,8 @@ public record ToolEnvironment(FileAccess files, CommandRunner commands, UserQues
     /**
      * Client file reads only with {@code fs.readTextFile}, client writes only with {@code fs.writeTextFile},
      * client terminals only with {@code terminal} (and only for commands outside the sandbox: a sandboxed
-     * command runs here, its output streamed as the tool call's content), questions only with the ask-user
-     * extension.
+     * command runs here, its output streamed as the tool call's content), questions as elicitation forms with
+     * {@code elicitation.form}, else through the ask-user extension when advertised.
      */
     public static ToolEnvironment forClient(ClientCapabilities caps, ClientRequests client, String sessionId) {
         return forClient(caps, client, sessionId, ChildEnvironment.ofAgent(java.util.List.of()));
@@ -39,7 +39,8 @@ public record ToolEnvironment(FileAccess files, CommandRunner commands, UserQues
         CommandRunner commands = caps.terminal()
                 ? new SandboxedHere(new LocalCommandRunner(children), new ClientTerminalRunner(client, sessionId, children))
                 : new LocalCommandRunner(children);
-        UserQuestions questions = caps.askUser() ? new ClientUserQuestions(client, sessionId) : UserQuestions.UNAVAILABLE;
+        UserQuestions questions = caps.elicitationForm() ? new ElicitationQuestions(client, sessionId)
+                : caps.askUser() ? new ClientUserQuestions(client, sessionId) : UserQuestions.UNAVAILABLE;
         return new ToolEnvironment(files, commands, questions);
     }
 

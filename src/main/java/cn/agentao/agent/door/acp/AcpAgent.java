@@ -62,6 +62,7 @@ public final class AcpAgent {
                 .add("session/load", Dispatch.CONCURRENT, true, setup::load)
                 .add("session/resume", Dispatch.CONCURRENT, true, setup::resume)
                 .add("session/list", Dispatch.CONCURRENT, true, setup::list)
+                .add("session/fork", Dispatch.CONCURRENT, true, setup::fork)
                 .add("session/close", Dispatch.INLINE, true, setup::close)
                 .add("session/delete", Dispatch.CONCURRENT, true, setup::delete)
                 .add("session/prompt", Dispatch.INLINE, true, prompts::prompt)
@@ -124,6 +125,7 @@ public final class AcpAgent {
             sessionCaps.putObject("resume");
             sessionCaps.putObject("close");
             sessionCaps.putObject("delete");
+            sessionCaps.putObject("fork"); // unstable in ACP v1 (schema.unstable.json)
         }
         agentCaps.putObject("auth").putObject("logout");
         ArrayNode auth = result.putArray("authMethods");

@@ -159,6 +159,56 @@ final class SessionSetupHandlers {
         }
     }
 
+    /**
+     * {@code session/fork} (unstable): a new session with the history of {@code sessionId} up to now, saved at
+     * once and independent afterwards (the parent may be open, here or elsewhere, or closed). The records are
+     * copied into the new log in one write; settings, title, permissions and tokens come along.
+     */
+    Object fork(JsonNode raw, RequestContext ctx) throws JsonRpcException {
+        Params p = Params.of(raw);
+        String parentId = p.requireNonEmptyString("sessionId");
+        Setup s = setup(p, false);
+        agent.reloadIfLoginChanged();
+        if (!agent.engine().configured(s.cwd())) throw agent.engine().authRequired();
+        StoredSession parent;
+        try {
+            parent = store.read(parentId);
+        } catch (SessionNotFoundException | IllegalArgumentException e) {
+            throw JsonRpcException.invalidRequest("unknown sessionId: " + parentId);
+        } catch (SessionStoreException e) {
+            throw JsonRpcException.invalidRequest("session " + parentId + " cannot be read: " + e.getMessage());
+        }
+        Session session = new Session(UUID.randomUUID().toString(), s.cwd(), s.extra(), s.mcp());
+        ObjectNode header = header(s);
+        header.putObject("forkedFrom").put("sessionId", parentId)
+                .put("seq", parent.records().isEmpty() ? 0 : parent.records().get(parent.records().size() - 1).path("seq").asLong());
+        SessionWriter writer;
+        try {
+            writer = store.create(session.id(), s.cwd(), header);
+        } catch (SessionStoreException e) {
+            throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, "cannot save the fork: " + e.getMessage() + "; " + SessionStore.RELOCATE_HINT);
+        }
+        try {
+            writer.appendCopies(parent.records());
+            SessionReplay.Restored restored = SessionReplay.restore(parent);
+            AcpSessionClient client = new AcpSessionClient(agent.endpoint(), session.id(), agent.clientCapabilities());
+            agent.engine().openRestored(session, client, new StoreJournal(writer), restored);
+        } catch (RuntimeException e) {
+            agent.engine().release(session.id());
+            writer.close();
+            try {
+                store.delete(session.id());
+            } catch (RuntimeException gone) {
+                log.warn("the unfinished fork {} could not be removed: {}", session.id(), gone.toString());
+            }
+            log.error("session {} could not be forked", parentId, e);
+            throw JsonRpcException.invalidRequest("session " + parentId + " cannot be forked: " + e.getClass().getSimpleName());
+        }
+        agent.sessions().add(session);
+        ctx.afterResponse(() -> agent.engine().announce(session));
+        return describe(session);
+    }
+
     Object list(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         String cwdText = p.optionalString("cwd");
