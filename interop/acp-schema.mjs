@@ -34,6 +34,11 @@ export function schemaPath() {
   return join(sdkDirectory(), "schema", "v1", "schema.json");
 }
 
+/** The v1 schema with the unstable methods too (session/fork, ...): a superset of the stable one. */
+export function unstableSchemaPath() {
+  return join(sdkDirectory(), "schema", "v1", "schema.unstable.json");
+}
+
 function unsignedFormat(bits) {
   const max = bits >= 53 ? Number.MAX_SAFE_INTEGER * 2 ** (bits - 53) : 2 ** bits - 1;
   return { type: "number", validate: (n) => Number.isInteger(n) && n >= 0 && n <= max };

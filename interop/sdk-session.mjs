@@ -24,12 +24,11 @@
 //
 // Prints one JSON summary on stdout; exits 0 when every check passed and no schema violation was seen, else 1.
 
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, methods, RequestError } from "@agentclientprotocol/sdk";
 import { AcpSchema, ConnectionChecker } from "./acp-schema.mjs";
+import { spawnTapped, withTimeout } from "./tapped-agent.mjs";
 
 export const PROMPTS = {
   stream: "interop: stream please",
@@ -72,58 +71,10 @@ function check(cond, what, detail) {
 
 const schema = new AcpSchema();
 const checker = new ConnectionChecker(schema);
-const events = []; // {dir: "in"|"out", msg, t} in wire order: "out" = agent -> client
-const child = spawn(opts.agent[0], opts.agent.slice(1), { cwd: opts.cwd, stdio: ["pipe", "pipe", "pipe"] });
-let stderr = "";
-child.stderr.setEncoding("utf8");
-child.stderr.on("data", (d) => {
-  stderr += d;
-  if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
-});
-const exited = new Promise((res) => child.on("exit", (code, signal) => res({ code, signal })));
-child.stdin.on("error", () => {}); // EPIPE when the agent dies; reported through its exit
-
-const decoder = new TextDecoder();
-let partial = "";
-const tappedStdout = Readable.toWeb(child.stdout).pipeThrough(
-  new TransformStream({
-    transform(chunk, controller) {
-      partial += decoder.decode(chunk, { stream: true });
-      let nl;
-      while ((nl = partial.indexOf("\n")) >= 0) {
-        const line = partial.slice(0, nl);
-        partial = partial.slice(nl + 1);
-        if (line.trim() === "") continue;
-        const msg = checker.agentLine(line);
-        events.push({ dir: "out", msg, t: Date.now() });
-      }
-      controller.enqueue(chunk);
-    },
-    flush() {
-      if (partial.trim()) checker.agentLine(partial); // a last line without newline is still checked
-    },
-  }),
-);
-const stdinWeb = Writable.toWeb(child.stdin);
-const tappedStdin = new WritableStream({
-  async write(chunk) {
-    for (const line of decoder.decode(chunk).split("\n")) {
-      if (!line.trim()) continue;
-      const msg = JSON.parse(line);
-      checker.clientSent(msg);
-      events.push({ dir: "in", msg, t: Date.now() });
-    }
-    const w = stdinWeb.getWriter();
-    try {
-      await w.write(chunk);
-    } finally {
-      w.releaseLock();
-    }
-  },
-  async close() {
-    child.stdin.end();
-  },
-});
+const tapped = spawnTapped(opts.agent, opts.cwd, checker);
+const { child, events, exited } = tapped;
+const tappedStdin = tapped.stdin;
+const tappedStdout = tapped.stdout;
 
 // ------------------------------------------------------------------ the client app
 
@@ -160,16 +111,6 @@ const app = client({ name: "agent-interop" })
     writeFileSync(params.path, params.content);
     return {};
   });
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, rej) => {
-      timer = setTimeout(() => rej(new Error(`timed out after ${ms} ms: ${what}`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 function errorOf(e) {
   return e instanceof RequestError || (e && typeof e.code === "number")
@@ -479,9 +420,9 @@ async function finish() {
     .map((e) => e.msg.method + " " + (e.msg.params?.update?.sessionUpdate ?? ""));
   check(gated.length === 0, "nothing the client did not advertise (terminal/*, notice, compaction updates)", gated);
   const apiKey = process.env.OPENAI_API_KEY;
-  if (apiKey && apiKey.length >= 4) check(!stderr.includes(apiKey), "the API key never appears on the agent's stderr");
+  if (apiKey && apiKey.length >= 4) check(!tapped.stderr().includes(apiKey), "the API key never appears on the agent's stderr");
   summary.ok = failures.length === 0;
-  if (!summary.ok) summary.stderrTail = stderr.slice(-6000);
+  if (!summary.ok) summary.stderrTail = tapped.stderr().slice(-6000);
   process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
   process.exitCode = summary.ok ? 0 : 1;
   setTimeout(() => process.exit(process.exitCode), 200).unref();
