@@ -17,7 +17,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { client, ndJsonStream, methods, RequestError } from "@agentclientprotocol/sdk";
 import { AcpSchema, ConnectionChecker, unstableSchemaPath } from "./acp-schema.mjs";
-import { spawnTapped, withTimeout } from "./tapped-agent.mjs";
+import { endAndCheck, printSummaryAndExit, spawnTapped, withTimeout } from "./tapped-agent.mjs";
 
 const argv = process.argv.slice(2);
 const sep = argv.indexOf("--");
@@ -122,27 +122,10 @@ async function finish() {
   if (finished) return;
   finished = true;
   clearTimeout(hardTimer);
-  try {
-    tapped.child.stdin.end();
-  } catch {}
-  let exit;
-  try {
-    exit = await withTimeout(tapped.exited, 10_000, "agent exit after stdin EOF");
-  } catch (e) {
-    failures.push(String(e.message));
-    tapped.child.kill("SIGKILL");
-    exit = await tapped.exited;
-  }
-  summary.exit = exit;
-  summary.schema = { path: schema.path, sdkVersion: schema.version, agentMessages: checker.agentMessages, counts: checker.counts,
-    violations: checker.violations, unansweredRequests: [...checker.pendingClientRequests.entries()] };
-  check(checker.violations.length === 0, "every agent message matches the ACP v1 schema", `${checker.violations.length} violation(s)`);
-  check(checker.pendingClientRequests.size === 0, "every client request was answered", summary.schema.unansweredRequests);
-  summary.ok = failures.length === 0;
-  if (!summary.ok) summary.stderrTail = tapped.stderr().slice(-6000);
-  process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
-  process.exitCode = summary.ok ? 0 : 1;
-  setTimeout(() => process.exit(process.exitCode), 200).unref();
+  const ended = await endAndCheck(tapped, schema, checker, check, (f) => failures.push(f));
+  summary.exit = ended.exit;
+  summary.schema = ended.schema;
+  printSummaryAndExit(summary, tapped);
 }
 
 try {

@@ -28,7 +28,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { client, ndJsonStream, methods, RequestError } from "@agentclientprotocol/sdk";
 import { AcpSchema, ConnectionChecker } from "./acp-schema.mjs";
-import { spawnTapped, withTimeout } from "./tapped-agent.mjs";
+import { endAndCheck, printSummaryAndExit, spawnTapped, withTimeout } from "./tapped-agent.mjs";
 
 export const PROMPTS = {
   stream: "interop: stream please",
@@ -72,7 +72,7 @@ function check(cond, what, detail) {
 const schema = new AcpSchema();
 const checker = new ConnectionChecker(schema);
 const tapped = spawnTapped(opts.agent, opts.cwd, checker);
-const { child, events, exited } = tapped;
+const { events } = tapped;
 const tappedStdin = tapped.stdin;
 const tappedStdout = tapped.stdout;
 
@@ -389,29 +389,9 @@ async function finish() {
   if (finished) return;
   finished = true;
   clearTimeout(hardTimer);
-  try {
-    child.stdin.end();
-  } catch {}
-  let exit;
-  try {
-    exit = await withTimeout(exited, 10_000, "agent exit after stdin EOF");
-  } catch (e) {
-    failures.push(String(e.message));
-    child.kill("SIGKILL");
-    exit = await exited;
-  }
-  summary.exit = exit;
-  check(exit.code === 0, "the agent exits 0 on stdin EOF", exit);
-  summary.schema = {
-    path: schema.path,
-    sdkVersion: schema.version,
-    agentMessages: checker.agentMessages,
-    counts: checker.counts,
-    violations: checker.violations,
-    unansweredRequests: [...checker.pendingClientRequests.entries()],
-  };
-  check(checker.violations.length === 0, "every agent message matches the ACP v1 schema", `${checker.violations.length} violation(s)`);
-  check(checker.pendingClientRequests.size === 0, "every client request was answered", summary.schema.unansweredRequests);
+  const ended = await endAndCheck(tapped, schema, checker, check, (f) => failures.push(f));
+  summary.exit = ended.exit;
+  summary.schema = ended.schema;
   // capability-gated traffic: this client advertised fs but not terminal, session.notices or session.compaction
   const gated = events
     .filter((e) => e.dir === "out" && e.msg)
@@ -421,11 +401,7 @@ async function finish() {
   check(gated.length === 0, "nothing the client did not advertise (terminal/*, notice, compaction updates)", gated);
   const apiKey = process.env.OPENAI_API_KEY;
   if (apiKey && apiKey.length >= 4) check(!tapped.stderr().includes(apiKey), "the API key never appears on the agent's stderr");
-  summary.ok = failures.length === 0;
-  if (!summary.ok) summary.stderrTail = tapped.stderr().slice(-6000);
-  process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
-  process.exitCode = summary.ok ? 0 : 1;
-  setTimeout(() => process.exit(process.exitCode), 200).unref();
+  printSummaryAndExit(summary, tapped);
 }
 
 try {

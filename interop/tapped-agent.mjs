@@ -72,3 +72,43 @@ export function withTimeout(promise, ms, what) {
     }),
   ]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Ends the agent's input and waits for it to exit (killing it after 10 s), then checks, through `check`, that it
+ * exited 0, that every agent line matched the schema and that every client request was answered. Returns what to
+ * put in the driver's summary: {exit, schema}.
+ */
+export async function endAndCheck(tapped, schema, checker, check, onFailure) {
+  try {
+    tapped.child.stdin.end();
+  } catch {}
+  let exit;
+  try {
+    exit = await withTimeout(tapped.exited, 10_000, "agent exit after stdin EOF");
+  } catch (e) {
+    onFailure(String(e.message));
+    tapped.child.kill("SIGKILL");
+    exit = await tapped.exited;
+  }
+  check(exit.code === 0, "the agent exits 0 on stdin EOF", exit);
+  const summary = {
+    path: schema.path,
+    sdkVersion: schema.version,
+    agentMessages: checker.agentMessages,
+    counts: checker.counts,
+    violations: checker.violations,
+    unansweredRequests: [...checker.pendingClientRequests.entries()],
+  };
+  check(checker.violations.length === 0, "every agent message matches the ACP v1 schema", `${checker.violations.length} violation(s)`);
+  check(checker.pendingClientRequests.size === 0, "every client request was answered", summary.unansweredRequests);
+  return { exit, schema: summary };
+}
+
+/** Prints the driver's summary as JSON on stdout and exits 0 when nothing failed, else 1 (with the agent's stderr). */
+export function printSummaryAndExit(summary, tapped) {
+  summary.ok = summary.failures.length === 0;
+  if (!summary.ok) summary.stderrTail = tapped.stderr().slice(-6000);
+  process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+  process.exitCode = summary.ok ? 0 : 1;
+  setTimeout(() => process.exit(process.exitCode), 200).unref();
+}

@@ -69,17 +69,21 @@ public final class SessionWriter implements AutoCloseable {
             throw new IllegalArgumentException("invalid record type '" + type + "'");
         }
         long seq = lastSeq + 1;
-        ByteBuffer line = ByteBuffer.wrap(encode(seq, type, payload));
+        write(encode(seq, type, payload), seq);
+        return seq;
+    }
+
+    /** Writes whole lines (records up to {@code newLastSeq}), synced per the policy; on failure nothing of them stays. */
+    private void write(byte[] lines, long newLastSeq) {
         try {
-            DurableFiles.writeFully(channel, line);
+            DurableFiles.writeFully(channel, ByteBuffer.wrap(lines));
             if (sync == SyncPolicy.FSYNC) channel.force(false);
         } catch (IOException e) {
             undoPartialWrite(e);
             throw new SessionStoreException("could not append to session " + sessionId + ": " + IoErrors.describe(e), e);
         }
-        size += line.capacity();
-        lastSeq = seq;
-        return seq;
+        size += lines.length;
+        lastSeq = newLastSeq;
     }
 
     /**
@@ -98,17 +102,7 @@ public final class SessionWriter implements AutoCloseable {
             payload.remove(RESERVED);
             out.writeBytes(encode(++seq, type, payload));
         }
-        if (seq == lastSeq) return;
-        ByteBuffer lines = ByteBuffer.wrap(out.toByteArray());
-        try {
-            DurableFiles.writeFully(channel, lines);
-            if (sync == SyncPolicy.FSYNC) channel.force(false);
-        } catch (IOException e) {
-            undoPartialWrite(e);
-            throw new SessionStoreException("could not append to session " + sessionId + ": " + IoErrors.describe(e), e);
-        }
-        size += lines.capacity();
-        lastSeq = seq;
+        if (seq != lastSeq) write(out.toByteArray(), seq);
     }
 
     private byte[] encode(long seq, String type, ObjectNode payload) {

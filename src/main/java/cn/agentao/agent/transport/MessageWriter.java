@@ -76,17 +76,27 @@ public final class MessageWriter {
         }
     }
 
+    /**
+     * Queues even when the calling thread has an interrupt pending (a cancelled tool's worker withdrawing its
+     * question with {@code $/cancel_request} must not lose that message); the interrupt is kept for the caller.
+     */
     private boolean enqueue(Object entry) {
+        boolean interrupted = false;
         order.lock();
         try {
-            queue.put(entry);
+            while (true) {
+                try {
+                    if (queue.offer(entry, 50, java.util.concurrent.TimeUnit.MILLISECONDS)) break;
+                    if (broken) return false;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
             queued++;
             return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         } finally {
             order.unlock();
+            if (interrupted) Thread.currentThread().interrupt();
         }
     }
 
