@@ -23,7 +23,8 @@ import java.util.UUID;
 
 /**
  * session/load of a saved conversation of N messages (default 10,000: half prompts, half answers) through
- * the agent, replay included: from request to response, with every replayed update received first.
+ * the agent, replay included: from request to response, with every replayed update received first; then
+ * session/fork of the same conversation (a new saved session with that history), as a ratio to the load.
  * Run: bench/session-load.sh [messages] [rounds]
  */
 public final class SessionLoadBenchmark {
@@ -62,9 +63,22 @@ public final class SessionLoadBenchmark {
                 if (r >= 0) times.add(ms);
                 agent.call("session/close", Json.object().put("sessionId", id));
             }
+            List<Double> forks = new ArrayList<>();
+            for (int r = -1; r < rounds; r++) {
+                ObjectNode fork = Json.object().put("sessionId", id).put("cwd", ws.toString());
+                long t0 = System.nanoTime();
+                JsonNode resp = agent.call("session/fork", fork, Duration.ofMinutes(2));
+                double ms = (System.nanoTime() - t0) / 1e6;
+                if (!resp.has("result")) throw new IllegalStateException(resp.toString());
+                if (r >= 0) forks.add(ms);
+                agent.call("session/close", Json.object().put("sessionId", resp.path("result").path("sessionId").asText()));
+            }
+            Collections.sort(times);
+            Collections.sort(forks);
+            System.out.printf("session/load with replay: median %.0f ms, min %.0f ms, max %.0f ms over %d rounds%n",
+                    times.get(times.size() / 2), times.get(0), times.get(times.size() - 1), rounds);
+            System.out.printf("session/fork (copy, one write): median %.0f ms, min %.0f ms, max %.0f ms; %.2f x the load%n",
+                    forks.get(forks.size() / 2), forks.get(0), forks.get(forks.size() - 1), forks.get(forks.size() / 2) / times.get(times.size() / 2));
         }
-        Collections.sort(times);
-        System.out.printf("session/load with replay: median %.0f ms, min %.0f ms, max %.0f ms over %d rounds%n",
-                times.get(times.size() / 2), times.get(0), times.get(times.size() - 1), rounds);
     }
 }
