@@ -90,7 +90,7 @@ public final class LoginCommand implements Callable<Integer> {
             err.println("agent login: " + check.message() + "; nothing was saved.");
             return 1;
         } else {
-            out.println("Could not confirm the key: " + check.message() + ".");
+            out.println("Could not confirm that it works: " + check.message() + ".");
             String save = in.line("Save it anyway? [y/N]: ").strip();
             if (!save.equalsIgnoreCase("y") && !save.equalsIgnoreCase("yes")) {
                 err.println("agent login: nothing was saved.");

@@ -54,7 +54,7 @@ public final class KeyCheck {
             HttpResponse<Void> response = http.send(Network.get().authorize(request.timeout(timeout).GET(), target).build(),
                     HttpResponse.BodyHandlers.discarding());
             int status = response.statusCode();
-            if (status >= 200 && status < 300) return new Result(true, false, "the provider accepted the key");
+            if (status >= 200 && status < 300) return new Result(true, false, apiKey == null ? "the server answered" : "the provider accepted the key");
             if (status == 401 || status == 403) {
                 return new Result(false, true, "the provider refused the key (HTTP " + status + " from " + target.getHost() + ")");
             }
