@@ -28,7 +28,7 @@ import cn.agentao.agent.protocol.SessionMode;
 import cn.agentao.agent.protocol.SessionUpdate;
 import cn.agentao.agent.protocol.StopReason;
 import cn.agentao.agent.core.Session;
-import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.core.record.EngineRecord;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
@@ -180,7 +180,7 @@ public final class Engine implements AutoCloseable {
     /** Prepares a new session's settings and remembers how to reach its client. */
     public SessionRuntime open(Session session, SessionClient client, SessionJournal journal) {
         if (session.model() == null) catalog(session.cwd()).defaultChoice().ifPresent(c -> session.model(c.value()));
-        SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(RecordTypes.STATE, stateRecord(r)));
+        SessionRuntime rt = new SessionRuntime(session, client, journal, r -> r.journal().append(stateRecord(r)));
         journal.reportProblemsTo(text -> notice(rt, text));
         rt.children(children(session));
         runtimes.put(session.id(), rt);
@@ -193,20 +193,18 @@ public final class Engine implements AutoCloseable {
 
     /** Opens a saved session: its settings, title and model history as they were. */
     public SessionRuntime openRestored(Session session, SessionClient client, SessionJournal journal, SessionReplay.Restored restored) {
-        ObjectNode state = restored.state();
+        EngineRecord.State state = restored.state();
         if (state != null) {
-            if (state.hasNonNull("mode")) Mode.fromId(state.path("mode").asText()).ifPresent(m -> session.modeId(m.id()));
-            if (state.hasNonNull("permissionMode")) Mode.fromId(state.path("permissionMode").asText()).ifPresent(session::permissionMode);
-            if (state.hasNonNull("model") && catalog(session.cwd()).find(state.path("model").asText()).isPresent()) {
-                session.model(state.path("model").asText());
-            }
-            if (state.hasNonNull("thoughtLevel")) session.thoughtLevel(state.path("thoughtLevel").asText());
+            if (state.mode() != null) Mode.fromId(state.mode()).ifPresent(m -> session.modeId(m.id()));
+            if (state.permissionMode() != null) Mode.fromId(state.permissionMode()).ifPresent(session::permissionMode);
+            if (state.model() != null && catalog(session.cwd()).find(state.model()).isPresent()) session.model(state.model());
+            if (state.thoughtLevel() != null) session.thoughtLevel(state.thoughtLevel());
         }
         if (restored.title() != null) session.title(restored.title());
         SessionRuntime rt = open(session, client, journal);
         rt.conversation().replace(restored.history());
-        if (state != null && state.path("permissions").isObject()) {
-            rt.permissions(PermissionMemory.fromJson(state.path("permissions")));
+        if (state != null && state.permissions() != null && state.permissions().isObject()) {
+            rt.permissions(PermissionMemory.fromJson(state.permissions()));
         }
         return rt;
     }
@@ -495,7 +493,7 @@ public final class Engine implements AutoCloseable {
         if (text.isEmpty()) return;
         String title = text.length() > 80 ? text.substring(0, 79) + "…" : text;
         rt.session().title(title);
-        rt.journal().append(RecordTypes.TITLE, Json.object().put("text", title));
+        rt.journal().append(new EngineRecord.Title(title));
         rt.client().update(new SessionUpdate.SessionInfoUpdate(title, Instant.now().toString()));
     }
 
@@ -528,9 +526,7 @@ public final class Engine implements AutoCloseable {
             replacement.add(AiMessage.from("Understood; I will continue from this summary."));
             replacement.addAll(history.subList(lastUser, history.size()));
             rt.conversation().replace(replacement);
-            ObjectNode rec = Json.object();
-            rec.set("messages", Json.MAPPER.valueToTree(replacement.stream().map(ChatMessageJson::toJson).toList()));
-            rt.journal().append(RecordTypes.COMPACTION, rec);
+            rt.journal().append(new EngineRecord.Compaction(replacement));
             return true;
         } catch (ModelException e) {
             log.warn("compaction failed: {}", e.kind());
@@ -553,28 +549,19 @@ public final class Engine implements AutoCloseable {
 
     /** {@code local}: a command the agent answered itself; shown on replay, not part of the model history. */
     void recordUserPrompt(SessionRuntime rt, List<ContentBlock> prompt, boolean local) {
-        ObjectNode rec = Json.object();
-        rec.set("content", ContentBlock.toTree(prompt));
-        if (local) rec.put("local", true);
-        rt.journal().append(RecordTypes.USER_MESSAGE, rec);
+        rt.journal().append(new EngineRecord.UserMessage(prompt, local));
     }
 
     void recordModelMessage(SessionRuntime rt, ChatMessage message) {
-        ObjectNode rec = Json.object();
-        rec.put("message", ChatMessageJson.toJson(message));
-        rt.journal().append(RecordTypes.MODEL_MESSAGE, rec);
+        rt.journal().append(new EngineRecord.ModelMessage(message));
     }
 
     void recordAgentText(SessionRuntime rt, String text) {
-        ObjectNode rec = Json.object();
-        rec.set("content", ContentBlock.toTree(ContentBlock.text(text)));
-        rt.journal().append(RecordTypes.AGENT_CHUNK, rec);
+        rt.journal().append(new EngineRecord.AgentText(ContentBlock.text(text)));
     }
 
     void recordThought(SessionRuntime rt, String text) {
-        ObjectNode rec = Json.object();
-        rec.set("content", ContentBlock.toTree(ContentBlock.text(text)));
-        rt.journal().append(RecordTypes.THOUGHT_CHUNK, rec);
+        rt.journal().append(new EngineRecord.Thought(ContentBlock.text(text)));
     }
 
     void recordState(Session session) {
@@ -583,17 +570,14 @@ public final class Engine implements AutoCloseable {
     }
 
     /** The settings snapshot a load restores: model, mode, thought level, remembered permissions. */
-    ObjectNode stateRecord(SessionRuntime rt) {
+    EngineRecord.State stateRecord(SessionRuntime rt) {
         Session session = rt.session();
-        ObjectNode rec = Json.object().put("mode", session.modeId()).put("permissionMode", session.permissionMode().id())
-                .put("model", session.model());
-        if (session.thoughtLevel() != null) rec.put("thoughtLevel", session.thoughtLevel());
-        rec.set("permissions", rt.permissions().toJson());
-        return rec;
+        return new EngineRecord.State(session.modeId(), session.permissionMode().id(), session.model(),
+                session.thoughtLevel(), rt.permissions().toJson());
     }
 
     void recordTurnEnd(SessionRuntime rt, StopReason reason) {
-        rt.journal().append(RecordTypes.TURN_END, Json.object().put("stopReason", reason.wire()));
+        rt.journal().append(new EngineRecord.TurnEnd(reason));
     }
 
     @Override

@@ -16,7 +16,7 @@ import cn.agentao.agent.protocol.ToolKind;
 import cn.agentao.agent.sandbox.Confinement;
 import cn.agentao.agent.sandbox.SandboxPolicy;
 import cn.agentao.agent.sandbox.Sandboxes;
-import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.core.record.EngineRecord;
 import cn.agentao.agent.tools.SandboxedInvocation;
 import cn.agentao.agent.tools.SimpleToolContext;
 import cn.agentao.agent.tools.TodoWriteTool;
@@ -291,27 +291,21 @@ public final class ToolCallExecutor implements ToolCallRunner {
 
     private void show(SessionRuntime rt, SessionUpdate.ToolCall started) {
         rt.client().update(started);
-        rt.journal().append(RecordTypes.TOOL_CALL, record(started));
+        rt.journal().append(new EngineRecord.ToolCallStarted(started.toolCallId(), started.title(), started.kind(),
+                started.status(), started.content(), started.locations(), started.rawInput()));
     }
 
     private void update(SessionRuntime rt, SessionUpdate.ToolCallUpdate u) {
         rt.client().update(u);
         if (u.status() == ToolCallStatus.COMPLETED || u.status() == ToolCallStatus.FAILED) {
-            rt.journal().append(RecordTypes.TOOL_CALL_UPDATE, record(u));
+            rt.journal().append(new EngineRecord.ToolCallUpdated(u.toolCallId(), u.title(), u.kind(), u.status(),
+                    u.content(), u.locations(), u.rawInput(), u.rawOutput()));
         }
     }
 
     private void showPlan(SessionRuntime rt, List<PlanEntry> entries) {
         rt.client().update(new SessionUpdate.Plan(entries));
-        ObjectNode rec = Json.object();
-        rec.set("entries", Json.MAPPER.valueToTree(entries));
-        rt.journal().append(RecordTypes.PLAN, rec);
-    }
-
-    private static ObjectNode record(SessionUpdate u) {
-        ObjectNode rec = Json.MAPPER.valueToTree(u);
-        rec.remove("sessionUpdate");
-        return rec;
+        rt.journal().append(new EngineRecord.Plan(entries));
     }
 
     private static JsonNode parseArgs(String raw) {

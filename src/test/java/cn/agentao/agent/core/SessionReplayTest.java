@@ -1,8 +1,9 @@
 package cn.agentao.agent.core;
 
+import cn.agentao.agent.core.record.ChatMessageJson;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.core.record.RecordTypes;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SessionWriter;
 import cn.agentao.agent.store.SyncPolicy;
@@ -32,7 +33,7 @@ class SessionReplayTest {
     @Test
     void theGoodFixtureRestoresItsModelHistory() throws Exception {
         Files.copy(AgentProcess.home().resolve("sessions-store/fixtures/good.jsonl"), dir.resolve("good.jsonl"));
-        SessionReplay.Restored r = SessionReplay.restore(new SessionStore(dir).read("good"));
+        SessionReplay.Restored r = SessionReplay.restore(new SessionStore(dir), "good");
         List<ChatMessage> h = r.history();
         assertEquals(5, h.size(), h.toString());
         assertEquals("Why does the calculator test fail?", ((UserMessage) h.get(0)).singleText());
@@ -42,7 +43,7 @@ class SessionReplayTest {
         assertEquals("`divide` does not check for a zero divisor.", ((AiMessage) h.get(3)).text());
         assertEquals("Fix it, please.", ((UserMessage) h.get(4)).singleText());
         assertEquals("Calculator test failure", r.title());
-        assertEquals("openai/gpt-4.1", r.state().path("model").asText());
+        assertEquals("openai/gpt-4.1", r.state().model());
         String agentText = r.updates().stream().filter(u -> u instanceof SessionUpdate.AgentMessageChunk)
                 .map(u -> ((SessionUpdate.AgentMessageChunk) u).content().toString()).reduce("", String::concat);
         assertTrue(agentText.contains("I'll run the tests") && agentText.contains("zero divisor") && agentText.contains("HTTP 503"),
@@ -67,7 +68,7 @@ class SessionReplayTest {
                     .add(ChatMessageJson.toJson(AiMessage.from("Understood.")));
             w.append(RecordTypes.COMPACTION, compaction);
         }
-        SessionReplay.Restored r = SessionReplay.restore(store.read("big"));
+        SessionReplay.Restored r = SessionReplay.restore(store, "big");
         assertEquals(2, r.history().size(), "the compaction replaced the history");
         assertEquals("summary " + big, ((UserMessage) r.history().get(0)).singleText());
         assertTrue(r.updates().stream().anyMatch(u -> u instanceof SessionUpdate.AgentMessageChunk a

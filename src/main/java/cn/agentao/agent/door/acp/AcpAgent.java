@@ -10,7 +10,7 @@ import cn.agentao.agent.protocol.ClientCapabilities;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.core.Session;
 import cn.agentao.agent.core.SessionRegistry;
-import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,7 +34,7 @@ public final class AcpAgent {
     private final String version;
     private volatile ClientCapabilities clientCapabilities = ClientCapabilities.NONE;
 
-    public AcpAgent(InputStream in, OutputStream out, Engine engine, SessionStore store, String resume, String version,
+    public AcpAgent(InputStream in, OutputStream out, Engine engine, SessionRepository store, String resume, String version,
                     long maxMessageBytes) {
         this.engine = engine;
         this.version = version;

@@ -10,15 +10,13 @@ import cn.agentao.agent.util.Json;
 import cn.agentao.agent.protocol.McpServerConfig;
 import cn.agentao.agent.protocol.SessionUpdate;
 import cn.agentao.agent.core.Session;
-import cn.agentao.agent.store.Page;
-import cn.agentao.agent.store.RecordTypes;
-import cn.agentao.agent.store.SessionBusyException;
-import cn.agentao.agent.store.SessionNotFoundException;
-import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SessionStoreException;
-import cn.agentao.agent.store.SessionSummary;
-import cn.agentao.agent.store.SessionWriter;
-import cn.agentao.agent.store.StoredSession;
+import cn.agentao.agent.core.repository.Page;
+import cn.agentao.agent.core.repository.SessionBusyException;
+import cn.agentao.agent.core.repository.SessionNotFoundException;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.SessionLease;
+import cn.agentao.agent.core.repository.SessionRepository;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -36,11 +34,11 @@ final class SessionSetupHandlers {
     static final int LIST_PAGE_SIZE = 50;
 
     private final AcpAgent agent;
-    private final SessionStore store;
+    private final SessionRepository store;
     /** {@code --resume [ID]}: taken by the first session/new; null once used or when not asked for. */
     private final AtomicReference<String> pendingResume;
 
-    SessionSetupHandlers(AcpAgent agent, SessionStore store, String resume) {
+    SessionSetupHandlers(AcpAgent agent, SessionRepository store, String resume) {
         this.agent = agent;
         this.store = store;
         this.pendingResume = new AtomicReference<>(resume);
@@ -82,7 +80,7 @@ final class SessionSetupHandlers {
             // an unusable store must not make the agent unusable: run this session without persistence, and say so
             journal = SessionJournal.NONE;
             unsaved = "This conversation is not being saved: " + e.getMessage() + ". To keep conversations, "
-                    + SessionStore.RELOCATE_HINT + ".";
+                    + store.relocateHint() + ".";
         }
         agent.engine().open(session, client, journal);
         if (resumeFailure != null) agent.engine().notice(session, resumeFailure);
@@ -122,10 +120,9 @@ final class SessionSetupHandlers {
      */
     private Object open(String id, Setup s, RequestContext ctx, boolean replay) throws JsonRpcException {
         if (agent.sessions().isLive(id)) throw JsonRpcException.invalidRequest("session " + id + " is already open");
-        SessionWriter writer;
-        StoredSession stored;
+        SessionLease writer;
         try {
-            writer = store.openForAppend(id);
+            writer = store.lease(id);
         } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
             throw JsonRpcException.invalidRequest("unknown sessionId: " + id);
         } catch (SessionBusyException e) {
@@ -134,9 +131,7 @@ final class SessionSetupHandlers {
             throw JsonRpcException.invalidRequest("session " + id + " cannot be read: " + e.getMessage());
         }
         try {
-            stored = store.read(id);
-            stored.warnings().forEach(w -> log.warn("session {}: {}", id, w));
-            SessionReplay.Restored restored = SessionReplay.restore(stored);
+            SessionReplay.Restored restored = SessionReplay.restore(store, id);
             Session session = new Session(id, s.cwd(), s.extra(), s.mcp());
             AcpSessionClient client = new AcpSessionClient(agent.endpoint(), id, agent.clientCapabilities());
             agent.engine().openRestored(session, client, new StoreJournal(writer), restored);
@@ -169,7 +164,7 @@ final class SessionSetupHandlers {
         } catch (IllegalArgumentException e) {
             throw JsonRpcException.invalidParams("cursor is not one this agent gave out");
         } catch (SessionStoreException e) {
-            throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, e.getMessage() + "; " + SessionStore.RELOCATE_HINT);
+            throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, e.getMessage() + "; " + store.relocateHint());
         }
         ObjectNode result = Json.object();
         ArrayNode sessions = result.putArray("sessions");
