@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -115,10 +114,14 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     }
 
     private static SessionUpdate.ToolCall merge(SessionUpdate.ToolCall c, EngineRecord.ToolCallUpdated u) {
-        return new SessionUpdate.ToolCall(c.toolCallId(), Objects.requireNonNullElse(u.title(), c.title()),
-                Objects.requireNonNullElse(u.kind(), c.kind()), Objects.requireNonNullElse(u.status(), c.status()),
-                Objects.requireNonNullElse(u.content(), c.content()), Objects.requireNonNullElse(u.locations(), c.locations()),
-                Objects.requireNonNullElse(u.rawInput(), c.rawInput()), Objects.requireNonNullElse(u.rawOutput(), c.rawOutput()));
+        return new SessionUpdate.ToolCall(c.toolCallId(), or(u.title(), c.title()),
+                or(u.kind(), c.kind()), or(u.status(), c.status()),
+                or(u.content(), c.content()), or(u.locations(), c.locations()),
+                or(u.rawInput(), c.rawInput()), or(u.rawOutput(), c.rawOutput()));
+    }
+
+    private static <T> T or(T changed, T before) {
+        return changed != null ? changed : before;
     }
 
     /** The tool call as it ended; one left running when the process died shows as failed. */

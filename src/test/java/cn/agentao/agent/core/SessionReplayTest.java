@@ -50,6 +50,36 @@ class SessionReplayTest {
                 agentText);
     }
 
+    /** The replay of the fixture, update by update: what a client is shown on session/load. */
+    @Test
+    void theGoodFixtureReplaysUpdateByUpdate() throws Exception {
+        Files.copy(AgentProcess.home().resolve("sessions-store/fixtures/good.jsonl"), dir.resolve("good.jsonl"));
+        List<SessionUpdate> updates = SessionReplay.restore(new SessionStore(dir), "good").updates();
+        List<String> kinds = updates.stream().map(u -> Json.MAPPER.valueToTree(u).path("sessionUpdate").asText()).toList();
+        assertEquals(List.of("user_message_chunk", "agent_thought_chunk", "agent_message_chunk", "tool_call",
+                "agent_message_chunk", "user_message_chunk", "agent_thought_chunk", "agent_message_chunk", "plan"), kinds);
+        SessionUpdate.ToolCall call = (SessionUpdate.ToolCall) updates.get(3);
+        assertEquals("completed", call.status().wire(), "the call is shown once, as it ended");
+        assertEquals(1, call.rawOutput().path("exitCode").asInt());
+        assertEquals("mvn test", call.rawInput().path("command").asText());
+        assertTrue(Json.MAPPER.valueToTree(call.content()).toString().contains("Tests run: 4, Failures: 1"));
+        assertEquals(2, ((SessionUpdate.Plan) updates.get(8)).entries().size());
+    }
+
+    /** A log in the older shapes, cut off by a crash during a tool call, still reopens into a usable session. */
+    @Test
+    void anOldLogCutOffDuringAToolCallReopens() throws Exception {
+        Files.copy(AgentProcess.home().resolve("sessions-store/fixtures/old-shapes.jsonl"), dir.resolve("old-shapes.jsonl"));
+        SessionReplay.Restored r = SessionReplay.restore(new SessionStore(dir), "old-shapes");
+        assertEquals("List the files.", ((UserMessage) r.history().get(0)).singleText());
+        ToolExecutionResultMessage filled = assertInstanceOf(ToolExecutionResultMessage.class, r.history().get(2));
+        assertEquals("call_9", filled.id());
+        assertTrue(filled.text().startsWith("Not run"), filled.text());
+        SessionUpdate.ToolCall call = r.updates().stream().filter(u -> u instanceof SessionUpdate.ToolCall)
+                .map(u -> (SessionUpdate.ToolCall) u).findFirst().orElseThrow();
+        assertEquals("failed", call.status().wire(), "a call left running shows as failed");
+    }
+
     /**
      * A prompt may be as large as an ACP message (100 MB by default); its model message and a compaction that
      * carries it must read back (LangChain4j's own reader stops at 20 MB strings).
