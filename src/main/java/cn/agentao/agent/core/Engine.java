@@ -10,6 +10,7 @@ import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Cancellation;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -88,9 +89,8 @@ public final class Engine {
         mcp.start(session);
         if (restored != null) {
             session.conversation().replace(restored.history());
-            if (restored.state() != null && restored.state().path("permissions").isObject()) {
-                session.permissions(PermissionMemory.fromJson(restored.state().path("permissions")));
-            }
+            JsonNode permissions = restored.state() == null ? null : restored.state().permissions();
+            if (permissions != null && permissions.isObject()) session.permissions(PermissionMemory.fromJson(permissions));
         }
     }
 
