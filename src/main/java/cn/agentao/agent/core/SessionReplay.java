@@ -3,8 +3,8 @@ package cn.agentao.agent.core;
 import cn.agentao.agent.core.record.EngineRecord;
 import cn.agentao.agent.core.record.EngineRecords;
 import cn.agentao.agent.core.repository.SessionRepository;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.ToolCallStatus;
+import cn.agentao.agent.core.content.ToolCallStatus;
+import cn.agentao.agent.core.event.AgentEvent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -21,19 +21,19 @@ import java.util.function.Consumer;
 
 /**
  * Rebuilds a saved session from its engine records, in one pass as the repository reads them: the model
- * history, the settings, and the updates that show the conversation again (user and agent text, thoughts,
+ * history, the settings, and the events that show the conversation again (user and agent text, thoughts,
  * each tool call once with its final state, the last plan).
  */
 public final class SessionReplay implements Consumer<ObjectNode> {
     private static final Logger log = LoggerFactory.getLogger(SessionReplay.class);
 
     /** What a load restores. {@code state} is the latest settings snapshot (null if none was written). */
-    public record Restored(List<ChatMessage> history, EngineRecord.State state, String title, List<SessionUpdate> updates) {}
+    public record Restored(List<ChatMessage> history, EngineRecord.State state, String title, List<AgentEvent> events) {}
 
     private final String sessionId;
     private final List<ChatMessage> history = new ArrayList<>();
     /** The updates in order; a tool call's place holds null until its final state is known (see {@link #calls}). */
-    private final List<SessionUpdate> updates = new ArrayList<>();
+    private final List<AgentEvent> updates = new ArrayList<>();
     /** Each tool call's state so far, and the places in {@link #updates} that show it. */
     private final Map<String, ToolCallState> calls = new HashMap<>();
     private EngineRecord.State state;
@@ -41,7 +41,7 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     private EngineRecord.Plan plan;
 
     private static final class ToolCallState {
-        SessionUpdate.ToolCall call;
+        AgentEvent.ToolCallStarted call;
         final List<Integer> places = new ArrayList<>();
     }
 
@@ -69,16 +69,16 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     private void add(EngineRecord record) {
         switch (record) {
             case EngineRecord.UserMessage u -> {
-                u.content().forEach(b -> updates.add(new SessionUpdate.UserMessageChunk(b)));
+                u.content().forEach(b -> updates.add(new AgentEvent.UserMessage(b)));
                 if (!u.local()) history.add(TurnRunner.userMessage(u.content()));
             }
-            case EngineRecord.AgentText a -> updates.add(new SessionUpdate.AgentMessageChunk(a.content()));
-            case EngineRecord.Thought t -> updates.add(new SessionUpdate.AgentThoughtChunk(t.content()));
+            case EngineRecord.AgentText a -> updates.add(new AgentEvent.MessageChunk(a.content()));
+            case EngineRecord.Thought t -> updates.add(new AgentEvent.ThoughtChunk(t.content()));
             case EngineRecord.ModelMessage m -> {
                 history.add(m.message());
                 if (m.message() instanceof AiMessage ai) {
-                    if (ai.thinking() != null && !ai.thinking().isEmpty()) updates.add(SessionUpdate.AgentThoughtChunk.text(ai.thinking()));
-                    if (ai.text() != null && !ai.text().isEmpty()) updates.add(SessionUpdate.AgentMessageChunk.text(ai.text()));
+                    if (ai.thinking() != null && !ai.thinking().isEmpty()) updates.add(AgentEvent.ThoughtChunk.text(ai.thinking()));
+                    if (ai.text() != null && !ai.text().isEmpty()) updates.add(AgentEvent.MessageChunk.text(ai.text()));
                 }
             }
             case EngineRecord.Compaction c -> {
@@ -87,7 +87,7 @@ public final class SessionReplay implements Consumer<ObjectNode> {
             }
             case EngineRecord.ToolCallStarted s -> {
                 ToolCallState call = calls.computeIfAbsent(s.toolCallId(), id -> new ToolCallState());
-                call.call = new SessionUpdate.ToolCall(s.toolCallId(), s.title(), s.kind(), s.status(), s.content(),
+                call.call = new AgentEvent.ToolCallStarted(s.toolCallId(), s.title(), s.kind(), s.status(), s.content(),
                         s.locations(), s.rawInput(), null);
                 call.places.add(updates.size());
                 updates.add(null);
@@ -106,15 +106,15 @@ public final class SessionReplay implements Consumer<ObjectNode> {
 
     private Restored result() {
         for (ToolCallState call : calls.values()) {
-            SessionUpdate.ToolCall last = finalState(call.call);
+            AgentEvent.ToolCallStarted last = finalState(call.call);
             call.places.forEach(i -> updates.set(i, last));
         }
-        if (plan != null) updates.add(new SessionUpdate.Plan(plan.entries()));
+        if (plan != null) updates.add(new AgentEvent.PlanChanged(plan.entries()));
         return new Restored(repair(history), state, title, updates);
     }
 
-    private static SessionUpdate.ToolCall merge(SessionUpdate.ToolCall c, EngineRecord.ToolCallUpdated u) {
-        return new SessionUpdate.ToolCall(c.toolCallId(), or(u.title(), c.title()),
+    private static AgentEvent.ToolCallStarted merge(AgentEvent.ToolCallStarted c, EngineRecord.ToolCallUpdated u) {
+        return new AgentEvent.ToolCallStarted(c.toolCallId(), or(u.title(), c.title()),
                 or(u.kind(), c.kind()), or(u.status(), c.status()),
                 or(u.content(), c.content()), or(u.locations(), c.locations()),
                 or(u.rawInput(), c.rawInput()), or(u.rawOutput(), c.rawOutput()));
@@ -125,9 +125,9 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     }
 
     /** The tool call as it ended; one left running when the process died shows as failed. */
-    private static SessionUpdate.ToolCall finalState(SessionUpdate.ToolCall c) {
+    private static AgentEvent.ToolCallStarted finalState(AgentEvent.ToolCallStarted c) {
         if (c.status() == ToolCallStatus.COMPLETED || c.status() == ToolCallStatus.FAILED) return c;
-        return new SessionUpdate.ToolCall(c.toolCallId(), c.title(), c.kind(), ToolCallStatus.FAILED, c.content(),
+        return new AgentEvent.ToolCallStarted(c.toolCallId(), c.title(), c.kind(), ToolCallStatus.FAILED, c.content(),
                 c.locations(), c.rawInput(), c.rawOutput());
     }
 

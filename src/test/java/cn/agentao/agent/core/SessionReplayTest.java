@@ -2,7 +2,7 @@ package cn.agentao.agent.core;
 
 import cn.agentao.agent.core.record.ChatMessageJson;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.SessionUpdate;
+import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.record.RecordTypes;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SessionWriter;
@@ -44,8 +44,8 @@ class SessionReplayTest {
         assertEquals("Fix it, please.", ((UserMessage) h.get(4)).singleText());
         assertEquals("Calculator test failure", r.title());
         assertEquals("openai/gpt-4.1", r.state().model());
-        String agentText = r.updates().stream().filter(u -> u instanceof SessionUpdate.AgentMessageChunk)
-                .map(u -> ((SessionUpdate.AgentMessageChunk) u).content().toString()).reduce("", String::concat);
+        String agentText = r.events().stream().filter(u -> u instanceof AgentEvent.MessageChunk)
+                .map(u -> ((AgentEvent.MessageChunk) u).content().toString()).reduce("", String::concat);
         assertTrue(agentText.contains("I'll run the tests") && agentText.contains("zero divisor") && agentText.contains("HTTP 503"),
                 agentText);
     }
@@ -54,16 +54,16 @@ class SessionReplayTest {
     @Test
     void theGoodFixtureReplaysUpdateByUpdate() throws Exception {
         Files.copy(AgentProcess.home().resolve("sessions-store/fixtures/good.jsonl"), dir.resolve("good.jsonl"));
-        List<SessionUpdate> updates = SessionReplay.restore(new SessionStore(dir), "good").updates();
-        List<String> kinds = updates.stream().map(u -> Json.MAPPER.valueToTree(u).path("sessionUpdate").asText()).toList();
-        assertEquals(List.of("user_message_chunk", "agent_thought_chunk", "agent_message_chunk", "tool_call",
-                "agent_message_chunk", "user_message_chunk", "agent_thought_chunk", "agent_message_chunk", "plan"), kinds);
-        SessionUpdate.ToolCall call = (SessionUpdate.ToolCall) updates.get(3);
+        List<AgentEvent> updates = SessionReplay.restore(new SessionStore(dir), "good").events();
+        List<String> kinds = updates.stream().map(u -> u.getClass().getSimpleName()).toList();
+        assertEquals(List.of("UserMessage", "ThoughtChunk", "MessageChunk", "ToolCallStarted",
+                "MessageChunk", "UserMessage", "ThoughtChunk", "MessageChunk", "PlanChanged"), kinds);
+        AgentEvent.ToolCallStarted call = (AgentEvent.ToolCallStarted) updates.get(3);
         assertEquals("completed", call.status().wire(), "the call is shown once, as it ended");
         assertEquals(1, call.rawOutput().path("exitCode").asInt());
         assertEquals("mvn test", call.rawInput().path("command").asText());
         assertTrue(Json.MAPPER.valueToTree(call.content()).toString().contains("Tests run: 4, Failures: 1"));
-        assertEquals(2, ((SessionUpdate.Plan) updates.get(8)).entries().size());
+        assertEquals(2, ((AgentEvent.PlanChanged) updates.get(8)).entries().size());
     }
 
     /** A log in the older shapes, cut off by a crash during a tool call, still reopens into a usable session. */
@@ -75,8 +75,8 @@ class SessionReplayTest {
         ToolExecutionResultMessage filled = assertInstanceOf(ToolExecutionResultMessage.class, r.history().get(2));
         assertEquals("call_9", filled.id());
         assertTrue(filled.text().startsWith("Not run"), filled.text());
-        SessionUpdate.ToolCall call = r.updates().stream().filter(u -> u instanceof SessionUpdate.ToolCall)
-                .map(u -> (SessionUpdate.ToolCall) u).findFirst().orElseThrow();
+        AgentEvent.ToolCallStarted call = r.events().stream().filter(u -> u instanceof AgentEvent.ToolCallStarted)
+                .map(u -> (AgentEvent.ToolCallStarted) u).findFirst().orElseThrow();
         assertEquals("failed", call.status().wire(), "a call left running shows as failed");
     }
 
@@ -101,7 +101,7 @@ class SessionReplayTest {
         SessionReplay.Restored r = SessionReplay.restore(store, "big");
         assertEquals(2, r.history().size(), "the compaction replaced the history");
         assertEquals("summary " + big, ((UserMessage) r.history().get(0)).singleText());
-        assertTrue(r.updates().stream().anyMatch(u -> u instanceof SessionUpdate.AgentMessageChunk a
+        assertTrue(r.events().stream().anyMatch(u -> u instanceof AgentEvent.MessageChunk a
                 && a.content().toString().length() > big.length()), "the large model reply replays");
     }
 }

@@ -1,12 +1,12 @@
 package cn.agentao.agent.core.record;
 
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.PlanEntry;
-import cn.agentao.agent.protocol.StopReason;
-import cn.agentao.agent.protocol.ToolCallContent;
-import cn.agentao.agent.protocol.ToolCallLocation;
-import cn.agentao.agent.protocol.ToolCallStatus;
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.PlanEntry;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.content.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallLocation;
+import cn.agentao.agent.core.content.ToolCallStatus;
+import cn.agentao.agent.core.content.ToolKind;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.ChatMessage;

@@ -1,8 +1,8 @@
 package cn.agentao.agent.core.record;
 
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.PlanEntry;
-import cn.agentao.agent.protocol.StopReason;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.PlanEntry;
+import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,9 +1,9 @@
 package cn.agentao.agent.core.record;
 
 import cn.agentao.agent.core.repository.StoredSession;
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.StopReason;
-import cn.agentao.agent.protocol.ToolCallStatus;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.content.ToolCallStatus;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.testing.AgentProcess;
 import com.fasterxml.jackson.databind.node.ObjectNode;
