@@ -2,7 +2,7 @@ package cn.agentao.agent.core;
 
 import cn.agentao.agent.core.record.EngineRecord;
 import cn.agentao.agent.core.repository.SessionLease;
-import cn.agentao.agent.protocol.StopReason;
+import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SyncPolicy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
