@@ -1,13 +1,14 @@
 package cn.agentao.agent.cli;
 
 import cn.agentao.agent.core.UsageTotals;
-import cn.agentao.agent.store.Page;
-import cn.agentao.agent.store.PruneResult;
-import cn.agentao.agent.store.PruneRule;
+import cn.agentao.agent.core.repository.Page;
+import cn.agentao.agent.core.repository.PruneResult;
+import cn.agentao.agent.core.repository.PruneRule;
+import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SessionStoreException;
-import cn.agentao.agent.store.SessionSummary;
-import cn.agentao.agent.store.StoredSession;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.StoredSession;
 import cn.agentao.agent.store.TranscriptRenderer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -74,7 +75,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return 0;
     }
 
-    SessionStore store() {
+    SessionRepository store() {
         return new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
     }
 
@@ -103,7 +104,7 @@ public final class SessionsCommand implements Callable<Integer> {
             }
         }
 
-        abstract int run(SessionStore store, PrintWriter out) throws IOException;
+        abstract int run(SessionRepository store, PrintWriter out) throws IOException;
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List sessions, most recently updated first ('*' marks sessions open in a running agent).")
@@ -121,7 +122,7 @@ public final class SessionsCommand implements Callable<Integer> {
         boolean all;
 
         @Override
-        int run(SessionStore store, PrintWriter out) {
+        int run(SessionRepository store, PrintWriter out) {
             if (limit < 1) throw new IllegalArgumentException("--limit must be at least 1");
             Path filter = here ? Path.of("").toAbsolutePath() : cwd;
             List<SessionSummary> shown = new ArrayList<>();
@@ -132,7 +133,7 @@ public final class SessionsCommand implements Callable<Integer> {
                 cursor = page.nextCursor();
             } while (cursor != null && (all || shown.size() < limit));
             if (shown.isEmpty()) {
-                out.println("No sessions" + (filter == null ? "" : " for " + filter) + " in " + store.directory());
+                out.println("No sessions" + (filter == null ? "" : " for " + filter) + " in " + store.location());
                 return 0;
             }
             List<String[]> rows = new ArrayList<>();
@@ -160,7 +161,7 @@ public final class SessionsCommand implements Callable<Integer> {
         boolean thoughts;
 
         @Override
-        int run(SessionStore store, PrintWriter out) {
+        int run(SessionRepository store, PrintWriter out) {
             StoredSession session = store.read(store.resolvePrefix(id));
             out.print(new TranscriptRenderer(TranscriptRenderer.Format.TEXT, thoughts).render(session));
             UsageTotals usage = UsageTotals.of(session.records());
@@ -186,7 +187,7 @@ public final class SessionsCommand implements Callable<Integer> {
         boolean thoughts;
 
         @Override
-        int run(SessionStore store, PrintWriter out) throws IOException {
+        int run(SessionRepository store, PrintWriter out) throws IOException {
             String sessionId = store.resolvePrefix(id);
             if (format == Format.markdown) {
                 String md = new TranscriptRenderer(TranscriptRenderer.Format.MARKDOWN, thoughts).render(store.read(sessionId));
@@ -214,7 +215,7 @@ public final class SessionsCommand implements Callable<Integer> {
         List<String> ids;
 
         @Override
-        int run(SessionStore store, PrintWriter out) {
+        int run(SessionRepository store, PrintWriter out) {
             int failures = 0;
             for (String id : ids) {
                 try {
@@ -250,7 +251,7 @@ public final class SessionsCommand implements Callable<Integer> {
         boolean dryRun;
 
         @Override
-        int run(SessionStore store, PrintWriter out) {
+        int run(SessionRepository store, PrintWriter out) {
             PruneRule pruneRule = rule.olderThan != null ? PruneRule.olderThan(rule.olderThan) : PruneRule.keepNewest(rule.keep);
             PruneResult result = dryRun ? store.planPrune(pruneRule) : store.prune(pruneRule);
             for (SessionSummary s : result.removed()) {

@@ -1,15 +1,16 @@
 package cn.agentao.agent.core;
 
+import cn.agentao.agent.core.record.EngineRecord;
+import cn.agentao.agent.core.record.EngineRecords;
+import cn.agentao.agent.core.record.RecordTypes;
 import cn.agentao.agent.model.ModelPrice;
 import cn.agentao.agent.model.TokenCount;
-import cn.agentao.agent.store.RecordTypes;
-import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.List;
 
 /**
- * A session's tokens and cost so far: the sum of its {@link RecordTypes#USAGE} records (one per model call, with
+ * A session's tokens and cost so far: the sum of its {@link EngineRecord.Usage} records (one per model call, with
  * that call's cost at the prices of the time). {@code currency} is null while no call had a price; calls priced
  * in another currency than the first priced one add tokens but no cost.
  */
@@ -17,26 +18,25 @@ public record UsageTotals(long calls, long input, long output, long cachedInput,
     public static final UsageTotals NONE = new UsageTotals(0, 0, 0, 0, 0, null);
 
     /** The record of one call: its tokens and, when priced, its cost. */
-    public static ObjectNode record(String model, TokenCount usage, ModelPrice price) {
-        ObjectNode r = Json.object().put("model", model).put("input", usage.input()).put("output", usage.output())
-                .put("cachedInput", usage.cachedInput());
-        if (price != null) r.put("cost", price.cost(usage)).put("currency", price.currency());
-        return r;
+    public static EngineRecord.Usage record(String model, TokenCount usage, ModelPrice price) {
+        return new EngineRecord.Usage(model, usage.input(), usage.output(), usage.cachedInput(),
+                price == null ? null : price.cost(usage), price == null ? null : price.currency());
     }
 
     /** Adds one call's record. */
-    public UsageTotals plus(ObjectNode r) {
-        String c = r.hasNonNull("currency") ? r.path("currency").asText() : null;
-        boolean priced = c != null && r.path("cost").isNumber() && (currency == null || currency.equals(c));
-        return new UsageTotals(calls + 1, input + r.path("input").asLong(), output + r.path("output").asLong(),
-                cachedInput + r.path("cachedInput").asLong(), priced ? cost + r.path("cost").asDouble() : cost,
-                priced ? c : currency);
+    public UsageTotals plus(EngineRecord.Usage r) {
+        String c = r.currency();
+        boolean priced = c != null && r.cost() != null && (currency == null || currency.equals(c));
+        return new UsageTotals(calls + 1, input + r.input(), output + r.output(), cachedInput + r.cachedInput(),
+                priced ? cost + r.cost() : cost, priced ? c : currency);
     }
 
-    /** The totals of a stored session's records. */
+    /** The totals of a stored session's records (whole lines). */
     public static UsageTotals of(List<ObjectNode> records) {
         UsageTotals t = NONE;
-        for (ObjectNode r : records) if (RecordTypes.USAGE.equals(r.path("type").asText())) t = t.plus(r);
+        for (ObjectNode r : records) {
+            if (RecordTypes.USAGE.equals(r.path("type").asText()) && EngineRecords.read(r) instanceof EngineRecord.Usage u) t = t.plus(u);
+        }
         return t;
     }
 

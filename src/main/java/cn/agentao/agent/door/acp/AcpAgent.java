@@ -1,19 +1,16 @@
 package cn.agentao.agent.door.acp;
 
-import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.jsonrpc.ErrorCodes;
+import cn.agentao.agent.model.ProviderLogin;
+import cn.agentao.agent.model.UserDotEnvFile;
 import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.MethodTable;
 import cn.agentao.agent.jsonrpc.MethodTable.Dispatch;
 import cn.agentao.agent.jsonrpc.RequestContext;
-import cn.agentao.agent.model.ProviderLogin;
-import cn.agentao.agent.model.UserDotEnvFile;
-import cn.agentao.agent.protocol.ClientCapabilities;
+import cn.agentao.agent.door.acp.protocol.ClientCapabilities;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.core.Session;
-import cn.agentao.agent.core.SessionRegistry;
-import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,7 +21,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** The ACP front door: wires the method table to the engine over one stdio connection. */
 public final class AcpAgent {
@@ -32,37 +28,50 @@ public final class AcpAgent {
     public static final String TITLE = "Agent";
     public static final String EXT_SET_MODEL = "_agentao.cn/set_model";
     public static final String EXT_ASK_USER = "_agentao.cn/ask_user";
+    /** The one authentication method: a model provider configured in the environment or config files. */
+    public static final String AUTH_METHOD_ID = "model-provider-env";
     /** The {@code terminal} auth method: the client runs {@code agent login} in a terminal. */
     public static final String AUTH_LOGIN_ID = "agent-login";
     public static final List<String> AUTH_LOGIN_ARGS = List.of("login");
+    /** A session method called before the initialize handshake (the LSP code ACP clients expect). */
+    static final int SERVER_NOT_INITIALIZED = -32002;
+
+    /** What this build truthfully supports, advertised in initialize. */
+    public record Features(boolean loadSession, boolean sessionStore, boolean mcpHttp, boolean mcpSse) {
+        public static final Features ALL = new Features(true, true, true, true);
+    }
 
     private final JsonRpcEndpoint endpoint;
-    private final Engine engine;
-    private final SessionRegistry sessions = new SessionRegistry();
+    private final SessionService sessions;
+    private final Features features;
     private final String version;
     private volatile ClientCapabilities clientCapabilities = ClientCapabilities.NONE;
+    private volatile boolean initialized;
     private final UserDotEnvFile userDotEnv;
-    private final AtomicReference<Object> userDotEnvStamp = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicReference<Object> userDotEnvStamp = new java.util.concurrent.atomic.AtomicReference<>();
 
-    public AcpAgent(InputStream in, OutputStream out, Engine engine, SessionStore store, String resume, String version,
+    public AcpAgent(InputStream in, OutputStream out, SessionService sessions, Features features, String resume, String version,
                     long maxMessageBytes) {
-        this.engine = engine;
+        this.sessions = sessions;
+        this.features = features;
         this.version = version;
-        this.userDotEnv = new UserDotEnvFile(engine.configDir().resolve(".env"));
+        this.userDotEnv = new UserDotEnvFile(sessions.engine().configDir().resolve(".env"));
         this.userDotEnvStamp.set(userDotEnv.stamp());
         MethodTable table = new MethodTable();
         this.endpoint = new JsonRpcEndpoint(new LineReader(in, maxMessageBytes), new MessageWriter(out), table, maxMessageBytes);
-        SessionSetupHandlers setup = new SessionSetupHandlers(this, store, resume);
+        SessionSetupHandlers setup = new SessionSetupHandlers(this, resume);
         PromptHandlers prompts = new PromptHandlers(this);
         SessionConfigHandlers config = new SessionConfigHandlers(this);
+        table.gate(method -> initialized ? null
+                : new JsonRpcException(SERVER_NOT_INITIALIZED, method + " called before initialize handshake"));
         table.add("initialize", Dispatch.INLINE, false, this::initialize)
                 .add("authenticate", Dispatch.CONCURRENT, true, this::authenticate)
                 .add("logout", Dispatch.CONCURRENT, true, this::logout)
                 .add("session/new", Dispatch.CONCURRENT, true, setup::newSession)
                 .add("session/load", Dispatch.CONCURRENT, true, setup::load)
                 .add("session/resume", Dispatch.CONCURRENT, true, setup::resume)
-                .add("session/list", Dispatch.CONCURRENT, true, setup::list)
                 .add("session/fork", Dispatch.CONCURRENT, true, setup::fork)
+                .add("session/list", Dispatch.CONCURRENT, true, setup::list)
                 .add("session/close", Dispatch.INLINE, true, setup::close)
                 .add("session/delete", Dispatch.CONCURRENT, true, setup::delete)
                 .add("session/prompt", Dispatch.INLINE, true, prompts::prompt)
@@ -83,17 +92,18 @@ public final class AcpAgent {
     /** Cancels running turns, answers what is pending (bounded by {@code grace}) and releases every session. */
     public void shutdown(Duration grace) {
         endpoint.close();
-        sessions.all().forEach(Session::cancelTurn);
+        sessions.cancelAll();
         endpoint.awaitIdle(grace);
-        sessions.all().forEach(Session::close);
-        engine.close();
+        sessions.close();
         endpoint.flush(Duration.ofMillis(500));
     }
 
-    JsonRpcEndpoint endpoint() { return endpoint; }
-    Engine engine() { return engine; }
-    SessionRegistry sessions() { return sessions; }
-    ClientCapabilities clientCapabilities() { return clientCapabilities; }
+    SessionService sessions() { return sessions; }
+
+    /** The host of session {@code id} on this connection. */
+    AcpHost host(String id) {
+        return new AcpHost(new AcpSessionClient(endpoint, id, clientCapabilities), id);
+    }
 
     /**
      * Re-reads configuration when the user's {@code .env} changed since last looked at ({@code agent login} or
@@ -102,7 +112,7 @@ public final class AcpAgent {
     void reloadIfLoginChanged() {
         Object now = userDotEnv.stamp();
         Object before = userDotEnvStamp.getAndSet(now);
-        if (!java.util.Objects.equals(before, now)) engine.reloadConfiguration();
+        if (!java.util.Objects.equals(before, now)) sessions.reloadConfiguration();
     }
 
     private Object initialize(JsonNode raw, RequestContext ctx) throws JsonRpcException {
@@ -111,16 +121,16 @@ public final class AcpAgent {
         JsonNode caps = p.optionalObject("clientCapabilities");
         p.optionalObject("clientInfo");
         clientCapabilities = ClientCapabilities.from(caps);
-        endpoint.markInitialized();
+        initialized = true;
 
         ObjectNode result = Json.object();
         result.put("protocolVersion", 1);
         ObjectNode agentCaps = result.putObject("agentCapabilities");
-        agentCaps.put("loadSession", engine.features().loadSession());
+        agentCaps.put("loadSession", features.loadSession());
         agentCaps.putObject("promptCapabilities").put("image", true).put("audio", false).put("embeddedContext", true);
-        agentCaps.putObject("mcpCapabilities").put("http", engine.features().mcpHttp()).put("sse", engine.features().mcpSse());
+        agentCaps.putObject("mcpCapabilities").put("http", features.mcpHttp()).put("sse", features.mcpSse());
         ObjectNode sessionCaps = agentCaps.putObject("sessionCapabilities");
-        if (engine.features().sessionStore()) {
+        if (features.sessionStore()) {
             sessionCaps.putObject("list");
             sessionCaps.putObject("resume");
             sessionCaps.putObject("close");
@@ -129,8 +139,8 @@ public final class AcpAgent {
         }
         agentCaps.putObject("auth").putObject("logout");
         ArrayNode auth = result.putArray("authMethods");
-        auth.addObject().put("id", Engine.AUTH_METHOD_ID).put("name", "Model provider from the environment")
-                .put("description", engine.authHelp());
+        auth.addObject().put("id", AUTH_METHOD_ID).put("name", "Model provider from the environment")
+                .put("description", sessions.authHelp());
         if (clientCapabilities.terminalAuth()) {
             ObjectNode login = auth.addObject().put("type", "terminal").put("id", AUTH_LOGIN_ID).put("name", "Log in to a model provider")
                     .put("description", "Runs `agent login`: choose a provider, type its key (not shown); saved in " + userDotEnv.file() + ".");
@@ -148,11 +158,14 @@ public final class AcpAgent {
     private Object authenticate(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         String methodId = p.requireString("methodId");
-        if (!Engine.AUTH_METHOD_ID.equals(methodId) && !AUTH_LOGIN_ID.equals(methodId)) {
+        if (!AUTH_METHOD_ID.equals(methodId) && !AUTH_LOGIN_ID.equals(methodId)) {
             throw JsonRpcException.invalidParams("methodId \"" + methodId + "\" is not one of the advertised authMethods");
         }
-        engine.reloadConfiguration();
-        if (!engine.configured(null)) throw engine.authRequired();
+        sessions.reloadConfiguration();
+        CoreErrors.translated(() -> {
+            sessions.requireConfigured(null);
+            return null;
+        });
         return Json.object();
     }
 
@@ -165,7 +178,7 @@ public final class AcpAgent {
             throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, "cannot write " + userDotEnv.file() + ": " + e.getMessage());
         }
         userDotEnvStamp.set(userDotEnv.stamp());
-        engine.reloadConfiguration();
+        sessions.reloadConfiguration();
         return Json.object();
     }
 }
