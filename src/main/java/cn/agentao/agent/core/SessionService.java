@@ -137,16 +137,7 @@ public final class SessionService implements AutoCloseable {
      */
     public Session reopen(String id, Spec spec, Host host, boolean replay) throws CoreException {
         if (live.containsKey(id)) throw new CoreException.Busy("session " + id + " is already open");
-        SessionLease writer;
-        try {
-            writer = store.lease(id);
-        } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
-            throw new CoreException.NotFound("unknown sessionId: " + id);
-        } catch (SessionBusyException e) {
-            throw new CoreException.Busy("session " + id + " is open in another agent process");
-        } catch (SessionStoreException e) {
-            throw new CoreException("session " + id + " cannot be read: " + e.getMessage(), e);
-        }
+        SessionLease writer = saved(id, () -> store.lease(id));
         Session session = null;
         try {
             SessionReplay.Restored restored = SessionReplay.restore(store, id);
@@ -179,14 +170,7 @@ public final class SessionService implements AutoCloseable {
      */
     public Session fork(String parentId, Spec spec, Function<String, ? extends Host> hostForId) throws CoreException {
         requireConfigured(spec.cwd());
-        StoredSession parent;
-        try {
-            parent = store.read(parentId);
-        } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
-            throw new CoreException.NotFound("unknown sessionId: " + parentId);
-        } catch (SessionStoreException e) {
-            throw new CoreException("session " + parentId + " cannot be read: " + e.getMessage(), e);
-        }
+        StoredSession parent = saved(parentId, () -> store.read(parentId));
         String id = UUID.randomUUID().toString();
         ObjectNode header = header(spec);
         List<ObjectNode> records = parent.records();
@@ -293,6 +277,19 @@ public final class SessionService implements AutoCloseable {
     @Override
     public void close() {
         live.values().forEach(Session::close);
+    }
+
+    /** A store call on saved session {@code id}, its failures in the core's words. */
+    private static <T> T saved(String id, java.util.function.Supplier<T> call) throws CoreException {
+        try {
+            return call.get();
+        } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
+            throw new CoreException.NotFound("unknown sessionId: " + id);
+        } catch (SessionBusyException e) {
+            throw new CoreException.Busy("session " + id + " is open in another agent process");
+        } catch (SessionStoreException e) {
+            throw new CoreException("session " + id + " cannot be read: " + e.getMessage(), e);
+        }
     }
 
     private void register(Session session) {

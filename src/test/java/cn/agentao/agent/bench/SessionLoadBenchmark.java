@@ -23,7 +23,8 @@ import java.util.UUID;
 
 /**
  * session/load of a saved conversation of N messages (default 10,000: half prompts, half answers) through
- * the agent, replay included: from request to response, with every replayed update received first.
+ * the agent, replay included: from request to response, with every replayed update received first; then
+ * session/fork of the same conversation (a new saved session with that history), as a ratio to the load.
  * With a third argument, another build's {@code bin/agent} (e.g. main's, built in another clone), the two
  * agents take turns loading the same session and the ratio of their medians is printed: a before/after that
  * the machine's load affects alike.
@@ -53,6 +54,7 @@ public final class SessionLoadBenchmark {
         Map<String, String> env = Map.of("OPENAI_API_KEY", "bench", "AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
         List<Double> times = new ArrayList<>();
         List<Double> referenceTimes = new ArrayList<>();
+        List<Double> forks = new ArrayList<>();
         try (AgentProcess agent = AgentProcess.start(env, "--acp");
              AgentProcess reference = referenceAgent == null ? null : AgentProcess.startExactly(referenceAgent, withPath(env), "--acp")) {
             agent.call("initialize", Json.object().put("protocolVersion", 1));
@@ -65,10 +67,22 @@ public final class SessionLoadBenchmark {
                     if (r >= 0) referenceTimes.add(refMs);
                 }
             }
+            for (int r = -1; r < rounds; r++) {
+                ObjectNode fork = Json.object().put("sessionId", id).put("cwd", ws.toString());
+                long t0 = System.nanoTime();
+                JsonNode resp = agent.call("session/fork", fork, Duration.ofMinutes(2));
+                double ms = (System.nanoTime() - t0) / 1e6;
+                if (!resp.has("result")) throw new IllegalStateException(resp.toString());
+                if (r >= 0) forks.add(ms);
+                agent.call("session/close", Json.object().put("sessionId", resp.path("result").path("sessionId").asText()));
+            }
         }
         double median = median(times);
         System.out.printf("session/load with replay: median %.0f ms, min %.0f ms, max %.0f ms over %d rounds%n",
                 median, times.get(0), times.get(times.size() - 1), rounds);
+        double forkMedian = median(forks);
+        System.out.printf("session/fork (copy, one write): median %.0f ms, min %.0f ms, max %.0f ms; %.2f x the load%n",
+                forkMedian, forks.get(0), forks.get(forks.size() - 1), forkMedian / median);
         if (referenceAgent != null) {
             double refMedian = median(referenceTimes);
             System.out.printf("reference %s: median %.0f ms, min %.0f ms, max %.0f ms; ratio this / reference %.2f%n",

@@ -355,6 +355,30 @@ class CoreSessionTest {
     }
 
     @Test
+    void aForkOfALiveSessionKeepsItsHistoryAndThenGoesItsOwnWay() throws Exception {
+        Session parent = open(new FakeHost());
+        model.enqueue(Script.textReply("The answer is 42."));
+        parent.prompt(text("What is the answer?"), Cancellation.NONE);
+
+        FakeHost forkHost = new FakeHost();
+        Session fork = sessions.fork(parent.id(), SessionService.Spec.of(ws), id -> forkHost);
+        assertNotEquals(parent.id(), fork.id());
+        model.enqueue(Script.textReply("On the fork."));
+        fork.prompt(text("Fork question"), Cancellation.NONE);
+        assertTrue(model.requests().getLast().rawBody().contains("The answer is 42."), "the fork has the parent's history");
+
+        model.enqueue(Script.textReply("On the parent."));
+        parent.prompt(text("Parent question"), Cancellation.NONE);
+        assertFalse(model.requests().getLast().rawBody().contains("Fork question"), "the parent does not see the fork's turns");
+        fork.close();
+        FakeHost replay = new FakeHost();
+        sessions.reopen(fork.id(), SessionService.Spec.of(ws), replay, true);
+        assertTrue(replay.text().contains("The answer is 42.") && replay.text().contains("On the fork."), replay.text());
+        assertFalse(replay.text().contains("On the parent."), replay.text());
+        assertThrows(CoreException.NotFound.class, () -> sessions.fork("no-such-session", SessionService.Spec.of(ws), id -> new FakeHost()));
+    }
+
+    @Test
     void aLiveSessionCannotBeOpenedTwiceAndUnknownOnesAreNotFound() throws Exception {
         Session s = open(new FakeHost());
         assertThrows(CoreException.Busy.class, () -> sessions.reopen(s.id(), SessionService.Spec.of(ws), new FakeHost(), false));
