@@ -89,11 +89,19 @@ public final class AcpLaunch {
 
     /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
-        Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
-        Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
-        return new AcpAgent(in, out, engine, new SessionStore(sessionsDir), options.resume(), Version.current(),
+        return new AcpAgent(in, out, engine(env), store(options.sessionsDir(), env), options.resume(), Version.current(),
                 options.maxMessageBytes());
+    }
+
+    /** The engine every front door of this process runs on, configured from {@code env}. */
+    static Engine engine(Map<String, String> env) {
+        Path configDir = ConfigLocations.userConfigDir(env);
+        return new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
+    }
+
+    /** The session store: {@code dir} when given (--sessions-dir), else the default for {@code env}. */
+    static SessionStore store(Path dir, Map<String, String> env) {
+        return new SessionStore(dir != null ? dir : SessionStore.defaultDirectory(env));
     }
 
     /** Serves ACP on stdin/stdout until end of input or SIGTERM; returns the exit code. */

@@ -414,6 +414,25 @@ public final class Engine implements AutoCloseable {
         return reason;
     }
 
+    /**
+     * {@code !command} typed by the user in the terminal: run as {@code run_shell_command} under the same permission
+     * and sandbox rules as the model's commands (shown like them); its output joins the conversation for the next turn.
+     */
+    public StopReason runUserCommand(Session session, String command, Cancellation cancel) {
+        SessionRuntime rt = runtimes.get(session.id());
+        if (rt == null) throw new IllegalStateException("session " + session.id() + " is not open");
+        dev.langchain4j.agent.tool.ToolExecutionRequest call = dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
+                .id("user-" + java.util.UUID.randomUUID()).name("run_shell_command")
+                .arguments(Json.object().put("command", command).toString()).build();
+        String output = tools.run(rt, call, cancel).text();
+        if (cancel.isCancelled()) return StopReason.CANCELLED;
+        String text = "I ran this command myself: `" + command + "`\n\n" + output;
+        rt.conversation().add(UserMessage.from(text));
+        recordUserPrompt(rt, List.of(ContentBlock.text(text)));
+        recordTurnEnd(rt, StopReason.END_TURN);
+        return StopReason.END_TURN;
+    }
+
     /** Built-in commands run here; a user command's expansion goes to the model; unknown names return null. */
     private StopReason runCommand(SessionRuntime rt, SlashCommands.Invocation c, List<ContentBlock> prompt, Cancellation cancel) {
         Session session = rt.session();

@@ -15,4 +15,7 @@ public interface SessionClient {
 
     /** Calls a client method and waits for the answer; withdraws it when {@code cancel} fires. */
     JsonNode call(String method, ObjectNode params, Cancellation cancel) throws Exception;
+
+    /** The turn's model call failed; {@code message} is the reason shown to the user, streamed next as text. */
+    default void modelFailed(String message) {}
 }

@@ -75,6 +75,7 @@ final class TurnRunner {
                 forwarder.flushRecord(rt, engine);
                 if (e.kind() == ModelException.Kind.CANCELLED || cancel.isCancelled()) return StopReason.CANCELLED;
                 log.warn("model call failed: {} (HTTP {})", e.kind(), e.httpStatus());
+                client.modelFailed(e.userMessage());
                 String text = (forwarder.wroteText() ? "\n\n" : "") + "Error: " + e.userMessage();
                 client.update(SessionUpdate.AgentMessageChunk.text(text));
                 engine.recordAgentText(rt, text);

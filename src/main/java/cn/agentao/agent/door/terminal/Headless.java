@@ -1,0 +1,155 @@
+package cn.agentao.agent.door.terminal;
+
+import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.jsonrpc.JsonRpcException;
+import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.protocol.SessionUpdate;
+import cn.agentao.agent.protocol.StopReason;
+import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code agent -p PROMPT}: one prompt, no one at the keyboard. Anything that would ask is denied (and the denial
+ * is reported); the answer goes to stdout in the chosen {@link OutputFormat}; problems are one plain line on
+ * stderr. Returns an {@link ExitCodes exit code}.
+ */
+public final class Headless implements LocalSession.View {
+    /** What the command line asked for. */
+    public record Request(String prompt, OutputFormat format, String mode, String model, String resume, Path cwd) {}
+
+    /** One line: what to set (the long explanation is in --help and README). */
+    public static final String NO_PROVIDER = "no model provider is configured: set OPENAI_API_KEY (or LLM_PROVIDER=NAME "
+            + "with NAME_API_KEY, NAME_BASE_URL, NAME_MODEL) in the environment or ~/.config/agent/.env, or run `agent login`.";
+
+    private final OutputFormat format;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final StringBuilder text = new StringBuilder();
+    private final ArrayNode denied = Json.MAPPER.createArrayNode();
+    private volatile String sessionId;
+    private volatile String failure;
+    private volatile SessionUpdate.UsageUpdate usage;
+
+    private Headless(OutputFormat format, PrintStream out, PrintStream err) {
+        this.format = format;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Runs {@code request}; {@code interrupted} is set by the caller's SIGINT handler through the returned hook. */
+    public static int run(Engine engine, SessionStore store, Request request, PrintStream out, PrintStream err,
+                          java.util.function.Consumer<Runnable> onInterrupt) {
+        if (!engine.configured(request.cwd())) {
+            err.println("agent: " + NO_PROVIDER);
+            return ExitCodes.FAILED;
+        }
+        Headless view = new Headless(request.format(), out, err);
+        LocalSession session;
+        try {
+            session = LocalSession.open(engine, store, request.cwd(), request.resume(), false, view);
+        } catch (LocalSession.OpenException e) {
+            err.println("agent: " + e.getMessage());
+            return ExitCodes.FAILED;
+        }
+        try (session) {
+            try {
+                if (request.mode() != null) session.setMode(request.mode());
+                if (request.model() != null) session.setModel(request.model());
+            } catch (JsonRpcException e) {
+                err.println("agent: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+            java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+            onInterrupt.accept(() -> {
+                interrupted.set(true);
+                session.cancel();
+            });
+            StopReason reason = session.prompt(List.of(ContentBlock.text(request.prompt())));
+            view.finish(reason);
+            if (interrupted.get() || reason == StopReason.CANCELLED) return ExitCodes.INTERRUPTED;
+            return view.failure != null ? ExitCodes.FAILED : ExitCodes.OK;
+        }
+    }
+
+    private void finish(StopReason reason) {
+        switch (format) {
+            case TEXT -> {
+                if (!text.isEmpty() && text.charAt(text.length() - 1) != '\n') out.println();
+                out.flush();
+            }
+            case JSON -> out.println(result(reason).toString());
+            case STREAM_JSON -> out.println(result(reason).toString());
+        }
+        if (failure != null) err.println("agent: " + failure);
+        out.flush();
+    }
+
+    private ObjectNode result(StopReason reason) {
+        ObjectNode r = Json.object();
+        if (format == OutputFormat.STREAM_JSON) r.put("type", "result");
+        r.put("sessionId", sessionId).put("stopReason", reason.wire()).put("text", text.toString());
+        SessionUpdate.UsageUpdate u = usage;
+        ObjectNode usageNode = r.putObject("usage");
+        if (u != null) usageNode.put("used", u.used()).put("size", u.size());
+        if (!denied.isEmpty()) r.set("denied", denied);
+        if (failure != null) r.put("error", failure);
+        return r;
+    }
+
+    @Override
+    public synchronized void update(SessionUpdate update) {
+        if (update instanceof SessionUpdate.UsageUpdate u) usage = u;
+        boolean answer = update instanceof SessionUpdate.AgentMessageChunk c && c.content() instanceof ContentBlock.Text;
+        if (answer && failure != null) return; // the failure's own "Error:" text: stderr says it instead
+        String delta = answer ? ((ContentBlock.Text) ((SessionUpdate.AgentMessageChunk) update).content()).text() : null;
+        if (delta != null) text.append(delta);
+        switch (format) {
+            case TEXT -> {
+                if (delta != null) {
+                    out.print(delta);
+                    out.flush();
+                }
+            }
+            case STREAM_JSON -> {
+                ObjectNode line = Json.object().put("sessionId", sessionId);
+                line.set("update", Json.MAPPER.valueToTree(update));
+                out.println(line.toString());
+                out.flush();
+            }
+            case JSON -> { }
+        }
+    }
+
+    /** Nobody can answer: every question is answered "reject" and reported. */
+    @Override
+    public synchronized String choose(JsonNode toolCall, List<LocalSession.Option> options, Cancellation cancel) {
+        String title = toolCall.path("title").asText(toolCall.path("toolCallId").asText("a tool call"));
+        ObjectNode d = denied.addObject().put("toolCallId", toolCall.path("toolCallId").asText()).put("title", title)
+                .put("reason", "needs approval, and no one can answer in -p mode");
+        switch (format) {
+            case TEXT -> err.println("agent: denied: " + title + " (it needs approval; allow it with --mode or a rule in config)");
+            case STREAM_JSON -> {
+                ObjectNode line = d.deepCopy().put("type", "permission_denied");
+                out.println(line.toString());
+                out.flush();
+            }
+            case JSON -> { }
+        }
+        return options.stream().filter(o -> o.kind().equals("reject_once")).map(LocalSession.Option::id).findFirst()
+                .orElse(null);
+    }
+
+    @Override
+    public void opened(String id) { sessionId = id; }
+
+    @Override
+    public void modelFailed(String message) { failure = message; }
+}
