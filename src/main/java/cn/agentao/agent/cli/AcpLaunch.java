@@ -2,6 +2,7 @@ package cn.agentao.agent.cli;
 
 import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.store.SessionStore;
@@ -89,19 +90,16 @@ public final class AcpLaunch {
 
     /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
-        return new AcpAgent(in, out, engine(env), store(options.sessionsDir(), env), options.resume(), Version.current(),
+        SessionService sessions = sessions(options.sessionsDir(), env);
+        return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
                 options.maxMessageBytes());
     }
 
-    /** The engine every front door of this process runs on, configured from {@code env}. */
-    static Engine engine(Map<String, String> env) {
+    /** The engine and its sessions, as every front door of this process uses them; {@code sessionsDir} null: the default. */
+    static SessionService sessions(Path sessionsDir, Map<String, String> env) {
         Path configDir = ConfigLocations.userConfigDir(env);
-        return new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
-    }
-
-    /** The session store: {@code dir} when given (--sessions-dir), else the default for {@code env}. */
-    static SessionStore store(Path dir, Map<String, String> env) {
-        return new SessionStore(dir != null ? dir : SessionStore.defaultDirectory(env));
+        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
+        return new SessionService(engine, new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env)));
     }
 
     /** Serves ACP on stdin/stdout until end of input or SIGTERM; returns the exit code. */

@@ -1,15 +1,15 @@
 package cn.agentao.agent.door.terminal;
 
-import cn.agentao.agent.core.Engine;
-import cn.agentao.agent.jsonrpc.JsonRpcException;
-import cn.agentao.agent.protocol.ConfigOption;
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.StopReason;
-import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.core.CoreException;
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.Setting;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.ApprovalOption;
+import cn.agentao.agent.core.host.Question;
 import cn.agentao.agent.store.SessionSummary;
 import cn.agentao.agent.util.Cancellation;
-import com.fasterxml.jackson.databind.JsonNode;
 import org.jline.keymap.KeyMap;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -41,8 +41,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     /** Commands the chat answers itself (the engine answers /help, /model, /mode, /compact and prompt commands). */
     static final List<String> LOCAL_COMMANDS = List.of("sessions", "resume", "new", "exit", "quit");
 
-    private final Engine engine;
-    private final SessionStore store;
+    private final SessionService sessions;
     private final Request request;
     private final Terminal terminal;
     private final Ansi ansi;
@@ -55,12 +54,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     private volatile boolean reading;
     private volatile String mode = "workspace-write";
     private volatile String model = "";
-    private volatile List<ConfigOption.Choice> models = List.of();
+    private volatile List<Setting.Choice> models = List.of();
     private volatile long used, size;
 
-    private Chat(Engine engine, SessionStore store, Request request, Terminal terminal) {
-        this.engine = engine;
-        this.store = store;
+    private Chat(SessionService sessions, Request request, Terminal terminal) {
+        this.sessions = sessions;
         this.request = request;
         this.terminal = terminal;
         this.ansi = Ansi.forTerminal(request.env(), terminal.getType(), true);
@@ -72,8 +70,8 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
      * Runs the chat until the person leaves; returns the exit code. The engine is built while the terminal opens
      * and a new session is opened while the first prompt is typed: the prompt shows as soon as the terminal is ready.
      */
-    public static int run(Supplier<Engine> engines, SessionStore store, Request request) {
-        CompletableFuture<Engine> building = CompletableFuture.supplyAsync(engines, r -> Thread.ofPlatform().daemon().start(r));
+    public static int run(Supplier<SessionService> engine, Request request) {
+        CompletableFuture<SessionService> building = CompletableFuture.supplyAsync(engine, r -> Thread.ofPlatform().daemon().start(r));
         Terminal terminal;
         try {
             terminal = TerminalBuilder.builder().system(true).nativeSignals(true)
@@ -84,13 +82,13 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
             return ExitCodes.FAILED;
         }
         try (terminal) {
-            Engine engine = building.join();
-            if (!engine.configured(request.cwd())) {
+            SessionService sessions = building.join();
+            if (!sessions.configured(request.cwd())) {
                 terminal.writer().println("agent: " + Headless.NO_PROVIDER);
                 terminal.writer().flush();
                 return ExitCodes.FAILED;
             }
-            return new Chat(engine, store, request, terminal).loop();
+            return new Chat(sessions, request, terminal).loop();
         } catch (IOException | java.io.IOError e) {
             System.err.println("agent: " + e.getMessage());
             return ExitCodes.FAILED;
@@ -179,7 +177,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         try {
             if (request.mode() != null) session.setMode(request.mode());
             if (request.model() != null) session.setModel(request.model());
-        } catch (JsonRpcException e) {
+        } catch (CoreException e) {
             write(ansi.red("agent: " + e.getMessage()) + "\n");
         }
     }
@@ -281,8 +279,8 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     /** Opens a new session ({@code resume} null) or reopens one, showing its conversation when {@code replay}. */
     private boolean open(String resume, boolean replay) {
         try {
-            session = LocalSession.open(engine, store, request.cwd(), resume, replay, this);
-            configOptions(engine.configOptions(session.session()));
+            session = LocalSession.open(sessions, request.cwd(), resume, replay, this);
+            settings(session.session().settings());
             printer.finish();
             if (resume != null) write(ansi.dim("Resumed " + session.id() + ".") + "\n");
             return true;
@@ -295,7 +293,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
 
     private void listSessions() {
         try {
-            List<SessionSummary> items = store.list(request.cwd(), null, 20).items();
+            List<SessionSummary> items = sessions.list(request.cwd(), null, 20).items();
             if (items.isEmpty()) write(ansi.dim("No saved conversations for this directory.") + "\n");
             for (SessionSummary s : items) {
                 String when = s.updatedAt() == null ? "" : s.updatedAt().toString().replace('T', ' ').replaceAll("\\.\\d+Z$", "Z");
@@ -304,17 +302,17 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
                 write("  " + ansi.cyan(s.sessionId().substring(0, 8)) + "  " + ansi.dim(when) + "  " + title + current + "\n");
             }
             write(ansi.dim("/resume ID reopens one (a unique prefix of the id is enough).") + "\n");
-        } catch (RuntimeException e) {
+        } catch (CoreException | RuntimeException e) {
             write(ansi.red("agent: " + e.getMessage()) + "\n");
         }
     }
 
     /** The model picker: the configured choices, numbered; returns the chosen value or null. */
     private String pickModel() {
-        List<ConfigOption.Choice> choices = models;
+        List<Setting.Choice> choices = models;
         if (choices.isEmpty()) return null;
         for (int i = 0; i < choices.size(); i++) {
-            ConfigOption.Choice c = choices.get(i);
+            Setting.Choice c = choices.get(i);
             String mark = c.value().equals(model) ? ansi.green(" ●") : "";
             write("  " + ansi.yellow(String.valueOf(i + 1)) + "  " + c.value() + mark + "\n");
         }
@@ -344,38 +342,56 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     // ---------------------------------------------------------------- View
 
     @Override
-    public void update(SessionUpdate update) {
-        switch (update) {
-            case SessionUpdate.UsageUpdate u -> {
+    public void event(AgentEvent event) {
+        switch (event) {
+            case AgentEvent.UsageChanged u -> {
                 used = u.used();
                 size = u.size();
             }
-            case SessionUpdate.CurrentModeUpdate m -> mode = m.currentModeId();
-            case SessionUpdate.ConfigOptionUpdate c -> configOptions(c.configOptions());
-            case SessionUpdate.AvailableCommandsUpdate a -> {
+            case AgentEvent.ModeChanged m -> mode = m.modeId();
+            case AgentEvent.SettingsChanged c -> settings(c.settings());
+            case AgentEvent.CommandsChanged a -> {
                 List<String> names = new ArrayList<>();
-                a.availableCommands().forEach(cmd -> names.add(cmd.name()));
+                a.commands().forEach(cmd -> names.add(cmd.name()));
                 commands.clear();
                 commands.addAll(names);
             }
-            default -> printer.update(update);
+            case AgentEvent.TitleChanged t -> { }
+            default -> printer.event(event);
         }
     }
 
-    private void configOptions(List<ConfigOption> options) {
-        for (ConfigOption o : options) {
-            if (o.id().equals(Engine.CONFIG_MODEL)) {
+    private void settings(List<Setting> settings) {
+        for (Setting o : settings) {
+            if (o.id().equals(Setting.MODEL)) {
                 if (o.currentValue() != null) model = o.currentValue();
-                models = o.options() == null ? List.of() : List.copyOf(o.options());
+                models = o.choices() == null ? List.of() : List.copyOf(o.choices());
             }
-            if (o.id().equals(Engine.CONFIG_MODE) && o.currentValue() != null) mode = o.currentValue();
+            if (o.id().equals(Setting.MODE) && o.currentValue() != null) mode = o.currentValue();
         }
     }
 
     @Override
-    public String choose(JsonNode toolCall, List<LocalSession.Option> options, Cancellation cancel) {
+    public String choose(AgentEvent.ToolCallStarted call, List<ApprovalOption> options, Cancellation cancel) {
         printer.finish();
-        return keys.ask(toolCall.path("title").asText("a tool call"), options, cancel);
+        return keys.ask(call == null || call.title() == null ? "Allow this?" : call.title(), options, cancel);
+    }
+
+    /** The agent's free-text question (ask_user): answered on a line of its own; Ctrl-C or Ctrl-D leaves it unanswered. */
+    @Override
+    public java.util.Optional<String> ask(Question question, Cancellation cancel) {
+        printer.finish();
+        write(ansi.yellow("? ") + ansi.bold(question.text()) + "\n");
+        if (!question.options().isEmpty()) write(ansi.dim("  e.g. " + String.join(" · ", question.options())) + "\n");
+        try {
+            reading = true;
+            String answer = reader.readLine(ansi.cyan("answer› ")).strip();
+            return answer.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(answer);
+        } catch (UserInterruptException | EndOfFileException e) {
+            return java.util.Optional.empty();
+        } finally {
+            reading = false;
+        }
     }
 
     // ---------------------------------------------------------------- Screen

@@ -1,14 +1,14 @@
 package cn.agentao.agent.door.terminal;
 
-import cn.agentao.agent.core.Engine;
-import cn.agentao.agent.jsonrpc.JsonRpcException;
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.StopReason;
-import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.core.CoreException;
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.ApprovalOption;
+import cn.agentao.agent.door.acp.AcpEvents;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.Json;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -36,7 +36,7 @@ public final class Headless implements LocalSession.View {
     private final ArrayNode denied = Json.MAPPER.createArrayNode();
     private volatile String sessionId;
     private volatile String failure;
-    private volatile SessionUpdate.UsageUpdate usage;
+    private volatile AgentEvent.UsageChanged usage;
 
     private Headless(OutputFormat format, PrintStream out, PrintStream err) {
         this.format = format;
@@ -45,16 +45,16 @@ public final class Headless implements LocalSession.View {
     }
 
     /** Runs {@code request}; {@code interrupted} is set by the caller's SIGINT handler through the returned hook. */
-    public static int run(Engine engine, SessionStore store, Request request, PrintStream out, PrintStream err,
+    public static int run(SessionService sessions, Request request, PrintStream out, PrintStream err,
                           java.util.function.Consumer<Runnable> onInterrupt) {
-        if (!engine.configured(request.cwd())) {
+        if (!sessions.configured(request.cwd())) {
             err.println("agent: " + NO_PROVIDER);
             return ExitCodes.FAILED;
         }
         Headless view = new Headless(request.format(), out, err);
         LocalSession session;
         try {
-            session = LocalSession.open(engine, store, request.cwd(), request.resume(), false, view);
+            session = LocalSession.open(sessions, request.cwd(), request.resume(), false, view);
         } catch (LocalSession.OpenException e) {
             err.println("agent: " + e.getMessage());
             return ExitCodes.FAILED;
@@ -63,7 +63,7 @@ public final class Headless implements LocalSession.View {
             try {
                 if (request.mode() != null) session.setMode(request.mode());
                 if (request.model() != null) session.setModel(request.model());
-            } catch (JsonRpcException e) {
+            } catch (CoreException e) {
                 err.println("agent: " + e.getMessage());
                 return ExitCodes.USAGE;
             }
@@ -96,7 +96,7 @@ public final class Headless implements LocalSession.View {
         ObjectNode r = Json.object();
         if (format == OutputFormat.STREAM_JSON) r.put("type", "result");
         r.put("sessionId", sessionId).put("stopReason", reason.wire()).put("text", text.toString());
-        SessionUpdate.UsageUpdate u = usage;
+        AgentEvent.UsageChanged u = usage;
         ObjectNode usageNode = r.putObject("usage");
         if (u != null) usageNode.put("used", u.used()).put("size", u.size());
         if (!denied.isEmpty()) r.set("denied", denied);
@@ -105,22 +105,23 @@ public final class Headless implements LocalSession.View {
     }
 
     @Override
-    public synchronized void update(SessionUpdate update) {
-        if (update instanceof SessionUpdate.UsageUpdate u) usage = u;
-        boolean answer = update instanceof SessionUpdate.AgentMessageChunk c && c.content() instanceof ContentBlock.Text;
-        if (answer && failure != null) return; // the failure's own "Error:" text: stderr says it instead
-        String delta = answer ? ((ContentBlock.Text) ((SessionUpdate.AgentMessageChunk) update).content()).text() : null;
+    public synchronized void event(AgentEvent event) {
+        if (event instanceof AgentEvent.UsageChanged u) usage = u;
+        String delta = event instanceof AgentEvent.MessageChunk c && c.content() instanceof ContentBlock.Text t ? t.text() : null;
+        if (delta != null && failure != null) return; // the failure's own "Error:" text: stderr says it instead
         if (delta != null) text.append(delta);
         switch (format) {
             case TEXT -> {
                 if (delta != null) {
                     out.print(delta);
                     out.flush();
+                } else if (event instanceof AgentEvent.Notice n) {
+                    err.println("agent: " + n.text());
                 }
             }
             case STREAM_JSON -> {
                 ObjectNode line = Json.object().put("sessionId", sessionId);
-                line.set("update", Json.MAPPER.valueToTree(update));
+                line.set("update", Json.MAPPER.valueToTree(AcpEvents.update(event))); // the ACP session/update payload
                 out.println(line.toString());
                 out.flush();
             }
@@ -130,9 +131,9 @@ public final class Headless implements LocalSession.View {
 
     /** Nobody can answer: every question is answered "reject" and reported. */
     @Override
-    public synchronized String choose(JsonNode toolCall, List<LocalSession.Option> options, Cancellation cancel) {
-        String title = toolCall.path("title").asText(toolCall.path("toolCallId").asText("a tool call"));
-        ObjectNode d = denied.addObject().put("toolCallId", toolCall.path("toolCallId").asText()).put("title", title)
+    public synchronized String choose(AgentEvent.ToolCallStarted call, List<ApprovalOption> options, Cancellation cancel) {
+        String title = call == null || call.title() == null ? "a decision" : call.title();
+        ObjectNode d = denied.addObject().put("toolCallId", call == null ? null : call.toolCallId()).put("title", title)
                 .put("reason", "needs approval, and no one can answer in -p mode");
         switch (format) {
             case TEXT -> err.println("agent: denied: " + title + " (it needs approval; allow it with --mode or a rule in config)");
@@ -143,8 +144,8 @@ public final class Headless implements LocalSession.View {
             }
             case JSON -> { }
         }
-        return options.stream().filter(o -> o.kind().equals("reject_once")).map(LocalSession.Option::id).findFirst()
-                .orElse(null);
+        return options.stream().filter(o -> o.kind() == ApprovalOption.Kind.REJECT_ONCE).map(ApprovalOption::optionId)
+                .findFirst().orElse(null);
     }
 
     @Override

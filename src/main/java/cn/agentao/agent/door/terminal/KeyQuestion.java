@@ -1,5 +1,6 @@
 package cn.agentao.agent.door.terminal;
 
+import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.util.Cancellation;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
@@ -15,8 +16,8 @@ import java.util.function.Consumer;
  * {@code r} always reject (each when offered); Esc or Ctrl-C rejects and cancels the turn.
  */
 final class KeyQuestion {
-    private static final Map<Character, String> KINDS = Map.of('y', "allow_once", 'a', "allow_always", 'n', "reject_once",
-            'r', "reject_always");
+    private static final Map<Character, ApprovalOption.Kind> KINDS = Map.of('y', ApprovalOption.Kind.ALLOW_ONCE,
+            'a', ApprovalOption.Kind.ALLOW_ALWAYS, 'n', ApprovalOption.Kind.REJECT_ONCE, 'r', ApprovalOption.Kind.REJECT_ALWAYS);
     private static final int ESC = 27, CTRL_C = 3, CTRL_D = 4;
 
     private final Terminal terminal;
@@ -30,10 +31,10 @@ final class KeyQuestion {
     }
 
     /** Returns the chosen option's id, or null (rejected and the turn cancelled). */
-    String ask(String title, List<LocalSession.Option> options, Cancellation cancel) {
+    String ask(String title, List<ApprovalOption> options, Cancellation cancel) {
         StringBuilder menu = new StringBuilder(ansi.yellow("? ") + ansi.bold(title) + "\n  ");
         for (char key : new char[]{'y', 'a', 'n', 'r'}) {
-            LocalSession.Option o = byKind(options, KINDS.get(key));
+            ApprovalOption o = byKind(options, KINDS.get(key));
             if (o != null) menu.append(ansi.bold(ansi.cyan("[" + key + "]"))).append(' ').append(o.name()).append("  ");
         }
         menu.append(ansi.dim("[Esc] cancel"));
@@ -52,8 +53,8 @@ final class KeyQuestion {
                     }
                     return answered(null, "cancelled");
                 }
-                LocalSession.Option o = byKind(options, KINDS.get(Character.toLowerCase((char) c)));
-                if (o != null) return answered(o.id(), o.name());
+                ApprovalOption o = byKind(options, KINDS.get(Character.toLowerCase((char) c)));
+                if (o != null) return answered(o.optionId(), o.name());
             }
             return answered(null, "cancelled");
         } catch (IOException e) {
@@ -68,7 +69,7 @@ final class KeyQuestion {
         return id;
     }
 
-    private static LocalSession.Option byKind(List<LocalSession.Option> options, String kind) {
-        return options.stream().filter(o -> o.kind().equals(kind)).findFirst().orElse(null);
+    private static ApprovalOption byKind(List<ApprovalOption> options, ApprovalOption.Kind kind) {
+        return options.stream().filter(o -> o.kind() == kind).findFirst().orElse(null);
     }
 }

@@ -1,18 +1,18 @@
 package cn.agentao.agent.door.terminal;
 
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.PlanEntry;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.ToolCallContent;
-import cn.agentao.agent.protocol.ToolCallStatus;
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.PlanEntry;
+import cn.agentao.agent.core.content.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallStatus;
+import cn.agentao.agent.core.content.ToolKind;
+import cn.agentao.agent.core.event.AgentEvent;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Shows a session's updates on a terminal as they arrive: the answer as rendered Markdown (the line being written
+ * Shows a session's events on a terminal as they arrive: the answer as rendered Markdown (the line being written
  * appears at once and is redrawn rendered when it ends), reasoning dimmed, each tool call as one line (edits as a
  * coloured diff, command output tailed), plans as a checklist, the user's own messages of a replay.
  */
@@ -46,22 +46,22 @@ final class TurnPrinter {
         this.markdown = new MarkdownRenderer(ansi);
     }
 
-    synchronized void update(SessionUpdate update) {
-        switch (update) {
-            case SessionUpdate.AgentMessageChunk c when c.content() instanceof ContentBlock.Text t -> text(Stream.ANSWER, t.text());
-            case SessionUpdate.AgentThoughtChunk c when c.content() instanceof ContentBlock.Text t -> text(Stream.THOUGHT, t.text());
-            case SessionUpdate.UserMessageChunk c when c.content() instanceof ContentBlock.Text t -> {
+    synchronized void event(AgentEvent event) {
+        switch (event) {
+            case AgentEvent.MessageChunk c when c.content() instanceof ContentBlock.Text t -> text(Stream.ANSWER, t.text());
+            case AgentEvent.ThoughtChunk c when c.content() instanceof ContentBlock.Text t -> text(Stream.THOUGHT, t.text());
+            case AgentEvent.UserMessage c when c.content() instanceof ContentBlock.Text t -> {
                 endStream();
                 line(ansi.bold(ansi.green("› ")) + ansi.bold(t.text().strip().replace("\n", "\n  ")));
             }
-            case SessionUpdate.ToolCall call -> {
+            case AgentEvent.ToolCallStarted call -> {
                 endStream();
                 titles.put(call.toolCallId(), call.title());
                 if (call.kind() != null) kinds.put(call.toolCallId(), call.kind());
                 line(ansi.blue("⏺ ") + toolLine(call.kind(), call.title()) + status(call.status()));
                 content(call.toolCallId(), call.content());
             }
-            case SessionUpdate.ToolCallUpdate u -> {
+            case AgentEvent.ToolCallUpdated u -> {
                 if (u.title() != null) titles.put(u.toolCallId(), u.title());
                 if (u.kind() != null) kinds.put(u.toolCallId(), u.kind());
                 if (u.status() != ToolCallStatus.COMPLETED && u.status() != ToolCallStatus.FAILED) return;
@@ -71,7 +71,11 @@ final class TurnPrinter {
                 line(mark + toolLine(kinds.get(u.toolCallId()), title) + status(u.status()));
                 content(u.toolCallId(), u.content());
             }
-            case SessionUpdate.Plan plan -> {
+            case AgentEvent.Notice n -> {
+                endStream();
+                line(ansi.yellow("⚠ " + n.text()));
+            }
+            case AgentEvent.PlanChanged plan -> {
                 endStream();
                 line(ansi.bold("Plan"));
                 for (PlanEntry e : plan.entries()) {
