@@ -36,8 +36,8 @@ final class LineDiff {
             int i = 0, j = 0;
             while (i < x.size() || j < y.size()) {
                 if (i < x.size() && j < y.size() && x.get(i).equals(y.get(j))) { middle.add(new Line(' ', x.get(i))); i++; j++; }
-                else if (j < y.size() && (i == x.size() || lcs[i][j + 1] >= lcs[i + 1][j])) middle.add(new Line('+', y.get(j++)));
-                else middle.add(new Line('-', x.get(i++)));
+                else if (i < x.size() && (j == y.size() || lcs[i + 1][j] >= lcs[i][j + 1])) middle.add(new Line('-', x.get(i++)));
+                else middle.add(new Line('+', y.get(j++))); // a replaced line shows old then new
             }
         }
         List<Line> out = new ArrayList<>();
