@@ -43,12 +43,12 @@ def tmux(sock, *args):
     return subprocess.run(["tmux", "-S", sock, "-f", "/dev/null", *args], capture_output=True, text=True).stdout
 
 
-def pane_until(cmd, env, text, tmp, after=None):
+def pane_until(cwd, cmd, env, text, tmp):
     """Starts cmd in a fresh tmux server; returns (ms until `text` is on the screen, socket)."""
     sock = os.path.join(tmp, "tmux-%d.sock" % time.perf_counter_ns())
     envs = " ".join("%s='%s'" % kv for kv in env.items())
     t0 = time.perf_counter()
-    tmux(sock, "new-session", "-d", "-x", "100", "-y", "40", "bash", "-c", "env %s %s; sleep 60" % (envs, cmd))
+    tmux(sock, "new-session", "-d", "-x", "100", "-y", "40", "-c", cwd, "bash", "-c", "env %s %s; sleep 60" % (envs, cmd))
     while text not in tmux(sock, "capture-pane", "-p"):
         if time.perf_counter() - t0 > 60:
             raise SystemExit("timed out waiting for %r" % text)
@@ -74,10 +74,10 @@ def main():
            "PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", tmp)}
     prompt, version, cancel, printed, acp = [], [], [], [], []
     for _ in range(runs):
-        ms, sock = pane_until("cd %s && %s --version" % (ws, AGENT), env, "agent ", tmp)
+        ms, sock = pane_until(ws, AGENT + " --version", env, "agent ", tmp)
         version.append(ms)
         tmux(sock, "kill-server")
-        ms, sock = pane_until("cd %s && %s" % (ws, AGENT), env, "\u203a ", tmp)
+        ms, sock = pane_until(ws, AGENT, env, "\u203a", tmp)
         prompt.append(ms)
         tmux(sock, "send-keys", "hang on", "Enter")
         while "word3" not in tmux(sock, "capture-pane", "-p"):

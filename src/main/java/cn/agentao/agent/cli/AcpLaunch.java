@@ -49,24 +49,17 @@ public final class AcpLaunch {
         Path logFile = null, sessions = null;
         long max = DEFAULT_MAX_MESSAGE_BYTES;
         try {
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                String name = a, inline = null;
-                int eq = a.indexOf('=');
-                if (a.startsWith("--") && eq > 0) {
-                    name = a.substring(0, eq);
-                    inline = a.substring(eq + 1);
-                }
+            ArgCursor arg = new ArgCursor(args);
+            while (arg.next()) {
+                String name = arg.name();
                 switch (name) {
-                    case ACP -> { if (inline != null) return null; acp = true; }
-                    case STDIO -> { if (inline != null) return null; }
+                    case ACP -> { if (arg.hasInlineValue()) return null; acp = true; }
+                    case STDIO -> { if (arg.hasInlineValue()) return null; }
                     case RESUME -> {
-                        if (inline != null) resume = inline;
-                        else if (i + 1 < args.length && !args[i + 1].startsWith("-")) resume = args[++i];
-                        else resume = "";
+                        resume = arg.optionalValue();
                     }
                     case LOG_LEVEL, LOG_FILE, SESSIONS_DIR, MAX_MESSAGE_BYTES -> {
-                        String v = inline != null ? inline : (i + 1 < args.length ? args[++i] : null);
+                        String v = arg.value();
                         if (v == null) return null;
                         switch (name) {
                             case LOG_LEVEL -> level = v;

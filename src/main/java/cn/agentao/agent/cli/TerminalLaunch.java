@@ -33,24 +33,17 @@ final class TerminalLaunch {
         boolean cont = false;
         Path sessions = null, logFile = null;
         try {
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                String name = a, inline = null;
-                int eq = a.indexOf('=');
-                if (a.startsWith("--") && eq > 0) {
-                    name = a.substring(0, eq);
-                    inline = a.substring(eq + 1);
-                }
+            ArgCursor arg = new ArgCursor(args);
+            while (arg.next()) {
+                String name = arg.name();
                 switch (name) {
-                    case "-c", "--continue" -> { if (inline != null) return null; cont = true; }
+                    case "-c", "--continue" -> { if (arg.hasInlineValue()) return null; cont = true; }
                     case "-r", AcpLaunch.RESUME -> {
-                        if (inline != null) resume = inline;
-                        else if (i + 1 < args.length && !args[i + 1].startsWith("-")) resume = args[++i];
-                        else resume = "";
+                        resume = arg.optionalValue();
                     }
                     case "-p", "--print", "--output-format", "--mode", "--model", AcpLaunch.SESSIONS_DIR,
                          AcpLaunch.LOG_LEVEL, AcpLaunch.LOG_FILE -> {
-                        String v = inline != null ? inline : (i + 1 < args.length ? args[++i] : null);
+                        String v = arg.value();
                         if (v == null) return null;
                         switch (name) {
                             case "-p", "--print" -> print = v;

@@ -4,20 +4,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One run of the real {@code bin/agent} as a command (headless {@code -p} and friends): in a directory, with a
- * clean environment plus {@code env} (PATH, HOME, JAVA_HOME, LANG, TMPDIR kept; config and data under a fresh
- * temporary directory unless {@code env} says otherwise), optional stdin; stdout, stderr and the exit code.
+ * One run of the real {@code bin/agent} as a command (headless {@code -p} and friends): in a directory, in
+ * {@link AgentProcess#command}'s clean environment plus {@code env}, optional stdin; stdout, stderr and the exit code.
  */
 public final class AgentRun {
     /** What a finished run left. */
@@ -49,20 +45,7 @@ public final class AgentRun {
 
     /** Starts {@code bin/agent args} in {@code cwd}; {@code stdin} null leaves stdin empty (closed). */
     public static AgentRun start(Path cwd, Map<String, String> env, String stdin, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(AgentProcess.home().resolve("bin/agent").toString());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-        Map<String, String> e = pb.environment();
-        Map<String, String> keep = new HashMap<>();
-        for (String k : List.of("PATH", "HOME", "JAVA_HOME", "LANG", "TMPDIR")) if (e.containsKey(k)) keep.put(k, e.get(k));
-        e.clear();
-        e.putAll(keep);
-        Path tmp = Files.createTempDirectory("agent-run");
-        e.put("XDG_CONFIG_HOME", tmp.resolve("config").toString());
-        e.put("XDG_DATA_HOME", tmp.resolve("data").toString());
-        e.put("XDG_STATE_HOME", tmp.resolve("state").toString());
-        e.putAll(env);
+        ProcessBuilder pb = AgentProcess.command(env, args).directory(cwd.toFile());
         AgentRun run = new AgentRun(pb.start());
         try (OutputStream in = run.process.getOutputStream()) {
             if (stdin != null) in.write(stdin.getBytes(StandardCharsets.UTF_8));
