@@ -9,13 +9,19 @@ import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.trust.TrustedProjects;
+import cn.agentao.agent.tools.RunShellCommandTool;
 import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.Json;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.UserMessage;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -34,7 +40,7 @@ public final class Engine {
     private final SessionCommands commands;
     private final McpStartup mcp;
     private final List<ToolSource> sources = new CopyOnWriteArrayList<>();
-    private final ToolCallExecutor tools;
+    private final ToolCallRunner tools;
 
     public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
         this.configDir = configDir;
@@ -90,9 +96,8 @@ public final class Engine {
         mcp.start(session);
         if (restored != null) {
             session.conversation().replace(restored.history());
-            if (restored.state() != null && restored.state().path("permissions").isObject()) {
-                session.permissions(PermissionMemory.fromJson(restored.state().path("permissions")));
-            }
+            JsonNode permissions = restored.state() == null ? null : restored.state().permissions();
+            if (permissions != null && permissions.isObject()) session.permissions(PermissionMemory.fromJson(permissions));
         }
     }
 
@@ -128,18 +133,15 @@ public final class Engine {
         return reason;
     }
 
-    /**
-     * A command the user typed ({@code !command} in the terminal): run as {@code run_shell_command} under the same
-     * permission and sandbox rules as the model's commands, shown like them; its output joins the conversation.
-     */
-    StopReason runShell(Session session, String command, Cancellation cancel) {
-        dev.langchain4j.agent.tool.ToolExecutionRequest call = dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
-                .id("user-" + java.util.UUID.randomUUID()).name("run_shell_command")
-                .arguments(cn.agentao.agent.util.Json.object().put("command", command).toString()).build();
+    /** The user's own command, run as {@code run_shell_command}; its output goes to {@code answer} and the history. */
+    StopReason runUserCommand(Session session, String command, Cancellation cancel, java.util.function.Consumer<String> answer) {
+        ToolExecutionRequest call = ToolExecutionRequest.builder().id("user-" + UUID.randomUUID()).name(RunShellCommandTool.NAME)
+                .arguments(Json.object().put("command", command).toString()).build();
         String output = tools.run(session, toolSources(session), call, cancel).text();
         if (cancel.isCancelled()) return StopReason.CANCELLED;
         String text = "I ran this command myself: `" + command + "`\n\n" + output;
-        session.conversation().add(dev.langchain4j.data.message.UserMessage.from(text));
+        answer.accept(output);
+        session.conversation().add(UserMessage.from(text));
         SessionRecords.userPrompt(session, List.of(ContentBlock.text(text)));
         SessionRecords.turnEnd(session, StopReason.END_TURN);
         return StopReason.END_TURN;

@@ -36,12 +36,6 @@ public interface Host {
      */
     Optional<String> askUser(Question question, Cancellation cancel) throws CancelledException;
 
-    /**
-     * The turn's model call failed; {@code message} is the reason for the user (the same text follows as the answer).
-     * A door that reports failures apart (headless {@code -p}: one line on stderr, exit 1) uses it.
-     */
-    default void modelFailed(String message) {}
-
     /** Where the session's tools read and write files and run commands; this machine unless the door says otherwise. */
     default HostEnvironment environment() { return HostEnvironment.LOCAL; }
 }

@@ -12,10 +12,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /** The core's events and settings in ACP's words: one {@code session/update} per event, config options, modes. */
-public final class AcpEvents {
+final class AcpEvents {
     private AcpEvents() {}
 
-    public static SessionUpdate update(AgentEvent event) {
+    static SessionUpdate update(AgentEvent event) {
         return switch (event) {
             case AgentEvent.MessageChunk m -> new SessionUpdate.AgentMessageChunk(m.content());
             case AgentEvent.ThoughtChunk t -> new SessionUpdate.AgentThoughtChunk(t.content());

@@ -5,10 +5,11 @@ import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.Setting;
 import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.core.host.Question;
-import cn.agentao.agent.store.SessionSummary;
+import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.util.Cancellation;
 import org.jline.keymap.KeyMap;
 import org.jline.reader.EndOfFileException;
@@ -252,12 +253,12 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     }
 
     /** Runs a turn on its own thread; Ctrl-C (SIGINT) cancels it meanwhile. */
-    private void runTurn(java.util.function.Supplier<StopReason> turn) {
+    private void runTurn(java.util.function.Supplier<TurnResult> turn) {
         StopReason[] reason = new StopReason[1];
         RuntimeException[] failure = new RuntimeException[1];
         Thread worker = Thread.ofPlatform().name("turn").start(() -> {
             try {
-                reason[0] = turn.get();
+                reason[0] = turn.get().stopReason();
             } catch (RuntimeException e) {
                 failure[0] = e;
             }

@@ -6,7 +6,7 @@ import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalOption;
-import cn.agentao.agent.door.acp.AcpEvents;
+import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -36,6 +36,8 @@ public final class Headless implements LocalSession.View {
     private final ArrayNode denied = Json.MAPPER.createArrayNode();
     private volatile String sessionId;
     private volatile String failure;
+    /** A chunk that may be a model failure's reason, held until the turn's result tells (see {@link #event}). */
+    private String heldError;
     private volatile AgentEvent.UsageChanged usage;
 
     private Headless(OutputFormat format, PrintStream out, PrintStream err) {
@@ -72,14 +74,22 @@ public final class Headless implements LocalSession.View {
                 interrupted.set(true);
                 session.cancel();
             });
-            StopReason reason = session.prompt(List.of(ContentBlock.text(request.prompt())));
-            view.finish(reason);
-            if (interrupted.get() || reason == StopReason.CANCELLED) return ExitCodes.INTERRUPTED;
-            return view.failure != null ? ExitCodes.FAILED : ExitCodes.OK;
+            TurnResult result = session.prompt(List.of(ContentBlock.text(request.prompt())));
+            view.failure = result.error();
+            view.finish(result.stopReason());
+            if (interrupted.get() || result.stopReason() == StopReason.CANCELLED) return ExitCodes.INTERRUPTED;
+            return result.failed() ? ExitCodes.FAILED : ExitCodes.OK;
         }
     }
 
     private void finish(StopReason reason) {
+        String held = heldError;
+        heldError = null;
+        boolean isTheFailure = held != null && failure != null && held.strip().equals("Error: " + failure.strip());
+        if (held != null && !isTheFailure) { // it was an answer after all
+            text.append(held);
+            if (format == OutputFormat.TEXT) out.print(held);
+        }
         switch (format) {
             case TEXT -> {
                 if (!text.isEmpty() && text.charAt(text.length() - 1) != '\n') out.println();
@@ -108,7 +118,20 @@ public final class Headless implements LocalSession.View {
     public synchronized void event(AgentEvent event) {
         if (event instanceof AgentEvent.UsageChanged u) usage = u;
         String delta = event instanceof AgentEvent.MessageChunk c && c.content() instanceof ContentBlock.Text t ? t.text() : null;
-        if (delta != null && failure != null) return; // the failure's own "Error:" text: stderr says it instead
+        if (format != OutputFormat.STREAM_JSON) {
+            if (heldError != null) { // more followed: the held text was part of the answer
+                String h = heldError;
+                heldError = null;
+                text.append(h);
+                if (format == OutputFormat.TEXT) out.print(h);
+            }
+            // a model failure streams its reason as one "Error: …" chunk and ends the turn: held until the result says
+            // whether it was the failure (then stderr says it, once) or text of the answer
+            if (delta != null && (delta.startsWith("Error: ") || delta.startsWith("\n\nError: "))) {
+                heldError = delta;
+                return;
+            }
+        }
         if (delta != null) text.append(delta);
         switch (format) {
             case TEXT -> {
@@ -121,7 +144,7 @@ public final class Headless implements LocalSession.View {
             }
             case STREAM_JSON -> {
                 ObjectNode line = Json.object().put("sessionId", sessionId);
-                line.set("update", Json.MAPPER.valueToTree(AcpEvents.update(event))); // the ACP session/update payload
+                line.set("update", StreamJson.update(event));
                 out.println(line.toString());
                 out.flush();
             }
@@ -151,6 +174,4 @@ public final class Headless implements LocalSession.View {
     @Override
     public void opened(String id) { sessionId = id; }
 
-    @Override
-    public void modelFailed(String message) { failure = message; }
 }

@@ -4,7 +4,7 @@ import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Session;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.content.ContentBlock;
-import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalAnswer;
 import cn.agentao.agent.core.host.ApprovalOption;
@@ -36,9 +36,6 @@ public final class LocalSession implements Host, AutoCloseable {
 
         /** A free-text question from the agent; empty when nobody answers. */
         default Optional<String> ask(Question question, Cancellation cancel) { return Optional.empty(); }
-
-        /** The model call failed; {@code message} is the user-facing reason (the same text follows as the answer). */
-        default void modelFailed(String message) {}
     }
 
     /** Thrown when the session cannot be opened; its message is for the user. */
@@ -84,18 +81,18 @@ public final class LocalSession implements Host, AutoCloseable {
     public String id() { return session.id(); }
 
     /** Runs one prompt to its end; {@link #cancel} from another thread ends it early. */
-    public StopReason prompt(List<ContentBlock> prompt) {
+    public TurnResult prompt(List<ContentBlock> prompt) {
         try {
-            return session.prompt(prompt, Cancellation.NONE).stopReason();
+            return session.prompt(prompt, Cancellation.NONE);
         } catch (CoreException.Busy e) {
             throw new IllegalStateException(e.getMessage());
         }
     }
 
     /** {@code !command}: runs it under the session's permission and sandbox rules; its output joins the conversation. */
-    public StopReason runCommand(String command) {
+    public TurnResult runCommand(String command) {
         try {
-            return session.runShell(command, Cancellation.NONE);
+            return session.runUserCommand(command, Cancellation.NONE);
         } catch (CoreException.Busy e) {
             throw new IllegalStateException(e.getMessage());
         }
@@ -131,9 +128,6 @@ public final class LocalSession implements Host, AutoCloseable {
         if (cancel.isCancelled()) throw new CancelledException();
         return answer;
     }
-
-    @Override
-    public void modelFailed(String message) { view.modelFailed(message); }
 
     @Override
     public void close() {
