@@ -97,35 +97,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     }
 
     private int loop() {
-        reader = LineReaderBuilder.builder().terminal(terminal).appName("agent")
-                .variable(LineReader.HISTORY_FILE, History.file(request.env()))
-                .variable(LineReader.HISTORY_SIZE, 2000)
-                .variable(LineReader.SECONDARY_PROMPT_PATTERN, "  ")
-                .completer(new ChatCompleter(request.cwd(), () -> {
-                    List<String> all = new ArrayList<>(commands);
-                    all.addAll(LOCAL_COMMANDS);
-                    return all;
-                }))
-                .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true) // '!' starts a command, not a history event
-                .option(LineReader.Option.HISTORY_TIMESTAMPED, false)
-                .build();
-        reader.getWidgets().put("agent-newline", () -> {
-            reader.getBuffer().write('\n');
-            return true;
-        });
-        // Enter sends, except after a backslash (which becomes a new line, as in a shell)
-        reader.getWidgets().put("agent-accept", () -> {
-            var buffer = reader.getBuffer();
-            if (buffer.cursor() == buffer.length() && buffer.length() > 0 && buffer.prevChar() == '\\') {
-                buffer.backspace();
-                buffer.write('\n');
-                return true;
-            }
-            return reader.getBuiltinWidgets().get(LineReader.ACCEPT_LINE).apply();
-        });
-        var main = reader.getKeyMaps().get(LineReader.MAIN);
-        main.bind(new Reference("agent-newline"), KeyMap.alt('\r'));
-        main.bind(new Reference("agent-accept"), "\r");
+        reader = lineReader(terminal, request.env(), new ChatCompleter(request.cwd(), () -> {
+            List<String> all = new ArrayList<>(commands);
+            all.addAll(LOCAL_COMMANDS);
+            return all;
+        }));
         terminal.handle(Terminal.Signal.INT, s -> {
             LocalSession current = session;
             if (current != null) current.cancel();
@@ -171,6 +147,65 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
             if (!sessionReady()) return close(ExitCodes.FAILED);
             Integer exit = handle(line.strip());
             if (exit != null) return close(exit);
+        }
+    }
+
+    /**
+     * The chat's line editor: history in the XDG state directory, completion, '!' not a history event, Enter sends
+     * (after a backslash it starts a new line), Alt-Enter starts a new line.
+     */
+    static LineReader lineReader(Terminal terminal, Map<String, String> env, org.jline.reader.Completer completer) {
+        LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("agent")
+                .variable(LineReader.HISTORY_FILE, History.file(env))
+                .variable(LineReader.HISTORY_SIZE, 2000)
+                .variable(LineReader.SECONDARY_PROMPT_PATTERN, "  ")
+                .completer(completer)
+                .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true) // '!' starts a command, not a history event
+                .option(LineReader.Option.HISTORY_TIMESTAMPED, false)
+                .build();
+        reader.getWidgets().put("agent-newline", () -> {
+            reader.getBuffer().write('\n');
+            return true;
+        });
+        reader.getWidgets().put("agent-accept", () -> {
+            var buffer = reader.getBuffer();
+            if (buffer.cursor() == buffer.length() && buffer.length() > 0 && buffer.prevChar() == '\\') {
+                buffer.backspace();
+                buffer.write('\n');
+                return true;
+            }
+            return reader.getBuiltinWidgets().get(LineReader.ACCEPT_LINE).apply();
+        });
+        var main = reader.getKeyMaps().get(LineReader.MAIN);
+        main.bind(new Reference("agent-newline"), KeyMap.alt('\r'));
+        main.bind(new Reference("agent-accept"), "\r");
+        return reader;
+    }
+
+    /**
+     * A build step, not a user feature: the AOT cache's training run calls this so the chat's classes (JLine's line
+     * editor, the renderer) are in the cache and the prompt shows sooner. A terminal on byte streams, one line read,
+     * a Markdown answer rendered.
+     */
+    public static void warmUp(Path tmp) throws IOException {
+        Map<String, String> env = Map.of("XDG_STATE_HOME", tmp.resolve("state").toString());
+        try (Terminal t = new org.jline.terminal.impl.ExternalTerminal("training", "xterm-256color",
+                new java.io.ByteArrayInputStream("hello\\\rworld\r".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                java.io.OutputStream.nullOutputStream(), java.nio.charset.StandardCharsets.UTF_8)) {
+            t.setSize(new org.jline.terminal.Size(100, 40));
+            LineReader reader = lineReader(t, env, new ChatCompleter(tmp, () -> List.of("help")));
+            try {
+                reader.readLine("› ");
+            } catch (EndOfFileException | UserInterruptException e) {
+                // the canned input ran out: enough was read
+            }
+            TurnPrinter printer = new TurnPrinter(new TurnPrinter.Screen() {
+                @Override public void write(String text) { t.writer().write(text); }
+                @Override public int width() { return t.getWidth(); }
+            }, new Ansi(true));
+            printer.event(AgentEvent.ThoughtChunk.text("thinking\n"));
+            printer.event(AgentEvent.MessageChunk.text("# Title\n**bold** and `code`\n- item\n| a | b |\n|---|---|\n| 1 | 2 |\n```\nx\n```\nend"));
+            printer.finish();
         }
     }
 
