@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
                 "A coding agent: a chat in the terminal (no arguments), one prompt headless",
                 "(-p PROMPT, or the prompt on stdin), or an ACP server for editors (--acp).",
                 "",
-                "Exit codes: 0 answer complete; 1 the model or a tool failed, or no provider;",
+                "Exit codes: 0 answer complete; 1 the model failed, or no provider;",
                 "2 usage error; 130 interrupted.",
                 "",
                 "Add it to your editor as an external agent, e.g. in Zed's settings.json:",

@@ -4,7 +4,7 @@ package cn.agentao.agent.door.terminal;
 public final class ExitCodes {
     /** The answer is complete. */
     public static final int OK = 0;
-    /** The model or a tool failed, or nothing is configured: one plain line on stderr. */
+    /** The model failed, the session could not be opened, or nothing is configured: one plain line on stderr. */
     public static final int FAILED = 1;
     /** A usage error (Picocli's code). */
     public static final int USAGE = 2;
