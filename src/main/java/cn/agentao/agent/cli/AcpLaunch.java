@@ -1,11 +1,7 @@
 package cn.agentao.agent.cli;
 
 import cn.agentao.agent.door.acp.AcpAgent;
-import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.core.ToolCalls;
-import cn.agentao.agent.model.ConfigLocations;
-import cn.agentao.agent.store.SessionStore;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -83,16 +79,9 @@ public final class AcpLaunch {
 
     /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
-        SessionService sessions = sessions(options.sessionsDir(), env);
+        SessionService sessions = CoreFactory.create(env, options.sessionsDir());
         return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
                 options.maxMessageBytes());
-    }
-
-    /** The engine and its sessions, as every front door of this process uses them; {@code sessionsDir} null: the default. */
-    static SessionService sessions(Path sessionsDir, Map<String, String> env) {
-        Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
-        return new SessionService(engine, new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env)));
     }
 
     /** Serves ACP on stdin/stdout until end of input or SIGTERM; returns the exit code. */

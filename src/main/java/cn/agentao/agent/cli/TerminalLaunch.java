@@ -106,7 +106,7 @@ final class TerminalLaunch {
                         + "(or on stdin), or serve editors with --acp (see --help).");
                 return ExitCodes.USAGE;
             }
-            return cn.agentao.agent.door.terminal.Chat.run(() -> AcpLaunch.sessions(c.sessionsDir(), env),
+            return cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()),
                     new cn.agentao.agent.door.terminal.Chat.Request(cwd, resume, c.mode(), c.model(), env));
         }
         String prompt = c.print() == null ? "" : c.print();
@@ -127,7 +127,7 @@ final class TerminalLaunch {
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err);
         Headless.Request request = new Headless.Request(prompt, c.format(), c.mode(), c.model(), resume, cwd);
-        return Headless.run(AcpLaunch.sessions(c.sessionsDir(), env), request, out, System.err,
+        return Headless.run(CoreFactory.create(env, c.sessionsDir()), request, out, System.err,
                 TerminalLaunch::onInterrupt);
     }
 
