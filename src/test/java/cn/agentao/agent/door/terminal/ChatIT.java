@@ -198,23 +198,23 @@ class ChatIT {
 
     @Test
     void multiLineInputAltEnterBackslashAndPaste() throws Exception {
-        model.enqueue(Script.textReply("one"), Script.textReply("two"), Script.textReply("three"));
+        model.enqueue(Script.textReply("ANSWER-ONE"), Script.textReply("ANSWER-TWO"), Script.textReply("ANSWER-THREE"));
         open();
         term.type("line one");
         term.press("M-Enter");
         term.type("line two");
         term.press("Enter");
-        term.awaitText("one");
+        term.awaitText("ANSWER-ONE"); // markers unlike anything typed: the wait ends on the answer, not on the echo
         assertEquals("line one\nline two", model.awaitRequests(1, Duration.ofSeconds(30)).get(0).lastUserMessage());
-        term.await("prompt", s -> s.substring(s.lastIndexOf("one")).contains(PROMPT));
+        term.await("prompt", s -> s.substring(s.lastIndexOf("ANSWER-ONE")).contains(PROMPT));
 
         term.type("first\\");
         term.press("Enter");
         term.type("second");
         term.press("Enter");
         assertEquals("first\nsecond", model.awaitRequests(2, Duration.ofSeconds(30)).get(1).lastUserMessage());
-        term.awaitText("two");
-        term.await("prompt", s -> s.substring(s.lastIndexOf("two")).contains(PROMPT));
+        term.awaitText("ANSWER-TWO");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("ANSWER-TWO")).contains(PROMPT));
 
         term.paste("pasted a\npasted b\npasted c");
         term.press("Enter");
