@@ -215,6 +215,9 @@ public final class AgoraLink implements AutoCloseable {
         final CompletableFuture<Object> closed = new CompletableFuture<>();
         private final StringBuilder partial = new StringBuilder();
         private volatile String closeReason;
+        /** When the server last said anything, and whether it answers heartbeats (the spec's are both ways). */
+        private volatile long lastHeard = System.nanoTime();
+        private volatile boolean serverBeats;
 
         boolean send(ObjectNode message) {
             synchronized (sendLock) {
@@ -240,6 +243,10 @@ public final class AgoraLink implements AutoCloseable {
                     closed.get(every, TimeUnit.MILLISECONDS);
                     return "the server closed the connection" + closeReason();
                 } catch (TimeoutException e) {
+                    if (serverBeats && System.nanoTime() - lastHeard > TimeUnit.MILLISECONDS.toNanos(every) * 3) {
+                        abort();
+                        return "the server sent nothing for " + (every * 3 / 1000.0) + " s";
+                    }
                     if (!send(messages.heartbeat())) return "a heartbeat could not be sent";
                 } catch (ExecutionException e) {
                     return reason(e);
@@ -260,6 +267,7 @@ public final class AgoraLink implements AutoCloseable {
 
         @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            lastHeard = System.nanoTime();
             partial.append(data);
             if (last) {
                 String text = partial.toString();
@@ -303,7 +311,7 @@ public final class AgoraLink implements AutoCloseable {
                     log.info("agora: joined space {} ({} members)", space, m.path("members").size());
                 }
                 case AgoraMessages.MEMBERS -> log.info("agora: space {} members now {}", AgoraMessages.text(m, "space"), m.path("members"));
-                case AgoraMessages.HEARTBEAT -> { }
+                case AgoraMessages.HEARTBEAT -> serverBeats = true;
                 case AgoraMessages.ERROR -> {
                     if (!registered.isDone() && (requestId == null || requestId.equals(registerId))) {
                         registered.complete(m);

@@ -146,7 +146,18 @@ public final class AgoraTestServer extends WebSocketServer implements AutoClosea
 
     /** Closes every connection abruptly (as a restarting server would). */
     public void dropAll() {
-        for (WebSocket c : getConnections()) c.closeConnection(1006, "dropped by the test");
+        for (WebSocket c : getConnections()) {
+            // a channel's close waits for the server's selector to wake; shutting the socket down sends the FIN now
+            if (c instanceof org.java_websocket.WebSocketImpl impl && impl.getChannel() instanceof java.nio.channels.SocketChannel sc) {
+                try {
+                    sc.shutdownOutput();
+                    sc.shutdownInput();
+                } catch (java.io.IOException ignored) {
+                    // already gone
+                }
+            }
+            c.closeConnection(1006, "dropped by the test");
+        }
     }
 
     // ---------------------------------------------------------------- what agents sent
