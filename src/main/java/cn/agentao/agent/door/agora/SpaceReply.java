@@ -4,6 +4,7 @@ import cn.agentao.agent.core.SessionClient;
 import cn.agentao.agent.protocol.ClientCapabilities;
 import cn.agentao.agent.protocol.ContentBlock;
 import cn.agentao.agent.protocol.SessionUpdate;
+import cn.agentao.agent.protocol.ToolCallStatus;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,6 +19,7 @@ import java.util.List;
  * not done. One per space session; {@link #begin()} starts a new answer.
  */
 final class SpaceReply implements SessionClient {
+    private static final String DENIED = "Denied:";
     private final String mode;
     private final StringBuilder text = new StringBuilder();
     private final List<String> denied = new ArrayList<>();
@@ -46,6 +48,12 @@ final class SpaceReply implements SessionClient {
     public synchronized void update(SessionUpdate update) {
         if (update instanceof SessionUpdate.AgentMessageChunk c && c.content() instanceof ContentBlock.Text t) {
             text.append(t.text());
+        } else if (update instanceof SessionUpdate.ToolCallUpdate u && u.status() == ToolCallStatus.FAILED && u.content() != null) {
+            // a step the mode refused outright ("Denied: …"): said in the reply as well as to the model
+            for (JsonNode node : Json.MAPPER.valueToTree(u.content()).findValues("text")) {
+                String t = node.asText();
+                if (t.startsWith(DENIED)) denied.add(t.substring(DENIED.length()).strip());
+            }
         }
     }
 
@@ -57,7 +65,7 @@ final class SpaceReply implements SessionClient {
     @Override
     public JsonNode call(String method, ObjectNode params, Cancellation cancel) throws Exception {
         if ("session/request_permission".equals(method)) {
-            String title = params.path("toolCall").path("title").asText("a step");
+            String title = params.path("toolCall").path("title").asText("a step") + " (needs an approval)";
             synchronized (this) {
                 denied.add(title);
             }

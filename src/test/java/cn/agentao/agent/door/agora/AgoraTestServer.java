@@ -53,6 +53,8 @@ public final class AgoraTestServer extends WebSocketServer implements AutoClosea
     private final Map<String, Set<WebSocket>> members = new ConcurrentHashMap<>();
     private final Map<String, WebSocket> agents = new ConcurrentHashMap<>();
     private final List<Received> received = new ArrayList<>();
+    /** Guards {@link #received}; not the server object, whose monitor the WebSocket library uses itself. */
+    private final Object lock = new Object();
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong connections = new AtomicLong();
     private final CountDownLatch started = new CountDownLatch(1);
@@ -162,31 +164,27 @@ public final class AgoraTestServer extends WebSocketServer implements AutoClosea
 
     // ---------------------------------------------------------------- what agents sent
 
-    public synchronized List<Received> received() { return List.copyOf(received); }
+    public List<Received> received() {
+        synchronized (lock) {
+            return List.copyOf(received);
+        }
+    }
 
     /** Waits for a message an agent sent that matches {@code p}; throws when none came within {@code timeout}. */
-    public synchronized Received await(Predicate<Received> p, Duration timeout) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        int from = 0;
-        while (true) {
-            for (int i = from; i < received.size(); i++) if (p.test(received.get(i))) return received.get(i);
-            from = received.size();
-            long left = end - System.nanoTime();
-            if (left <= 0) throw new AssertionError("no matching message from an agent within " + timeout + "; got " + received);
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
+    public Received await(Predicate<Received> p, Duration timeout) throws InterruptedException {
+        return awaitNth(1, p, timeout);
     }
 
     /** The {@code n}-th (1-based) message an agent sent that matches {@code p}, waiting for it. */
     public Received awaitNth(int n, Predicate<Received> p, Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
-        synchronized (this) {
+        synchronized (lock) {
             while (true) {
                 List<Received> matching = received.stream().filter(p).toList();
                 if (matching.size() >= n) return matching.get(n - 1);
                 long left = end - System.nanoTime();
                 if (left <= 0) throw new AssertionError("fewer than " + n + " matching messages within " + timeout + "; got " + received);
-                TimeUnit.NANOSECONDS.timedWait(this, left);
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
             }
         }
     }
@@ -236,10 +234,17 @@ public final class AgoraTestServer extends WebSocketServer implements AutoClosea
             error(conn, "INVALID_REQUEST", "not a JSON object", null);
             return;
         }
-        synchronized (this) {
-            received.add(new Received(c.agentId, m));
-            notifyAll();
+        try {
+            handle(conn, c, m);
+        } finally { // recorded once handled: a test that sees a publish knows its echo is already on its way
+            synchronized (lock) {
+                received.add(new Received(c.agentId, m));
+                lock.notifyAll();
+            }
         }
+    }
+
+    private void handle(WebSocket conn, Client c, ObjectNode m) {
         String id = m.path("id").isTextual() ? m.path("id").asText() : null;
         String type = m.path("type").asText();
         if (!c.registered && !type.equals("agent.register")) {
