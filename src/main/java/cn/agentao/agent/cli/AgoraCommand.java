@@ -1,10 +1,11 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.door.agora.AgoraDoor;
 import cn.agentao.agent.door.agora.AgoraLink;
-import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.store.SessionStore;
@@ -84,14 +85,15 @@ public final class AgoraCommand implements Callable<Integer> {
         AgoraDoor.Options options = options();
         Logging.configure(logLevel, null);
         Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
-        if (!engine.configured(options.cwd())) {
-            err.println("agent agora: no model provider is configured. " + engine.authHelp());
+        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
+        SessionStore store = new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
+        SessionService sessions = new SessionService(engine, store);
+        if (!sessions.configured(options.cwd())) {
+            err.println("agent agora: no model provider is configured. " + sessions.authHelp());
             err.flush();
             return 2;
         }
-        SessionStore store = new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
-        AgoraDoor door = new AgoraDoor(engine, store, options, line -> { err.println(line); err.flush(); });
+        AgoraDoor door = new AgoraDoor(sessions, store.directory(), options, line -> { err.println(line); err.flush(); });
         Signals.onTerminate(() -> {
             door.close();
             err.flush();
@@ -99,7 +101,7 @@ public final class AgoraCommand implements Callable<Integer> {
         });
         try {
             door.start();
-        } catch (JsonRpcException e) {
+        } catch (CoreException e) {
             err.println("agent agora: " + e.getMessage());
             err.flush();
             door.close();

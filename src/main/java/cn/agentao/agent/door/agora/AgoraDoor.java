@@ -1,32 +1,23 @@
 package cn.agentao.agent.door.agora;
 
-import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Session;
-import cn.agentao.agent.core.SessionJournal;
-import cn.agentao.agent.core.SessionReplay;
-import cn.agentao.agent.core.StoreJournal;
-import cn.agentao.agent.jsonrpc.JsonRpcException;
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.permission.Mode;
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.StopReason;
-import cn.agentao.agent.store.SessionBusyException;
-import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SessionStoreException;
-import cn.agentao.agent.store.StoredSession;
-import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -45,10 +36,10 @@ public final class AgoraDoor implements AutoCloseable {
     public record Options(AgoraLink.Settings link, Mode mode, boolean respondAll, Path cwd, int maxDepth, int perMinute) {}
 
     /** One space: its session, its answer being gathered, its queue of messages to answer. */
-    private record Space(String name, Session session, SpaceReply reply, ExecutorService queue, Map<String, Boolean> cancelled) {}
+    private record Space(String name, Session session, SpaceHost host, ExecutorService queue, Map<String, Boolean> cancelled) {}
 
-    private final Engine engine;
-    private final SessionStore store;
+    private final SessionService sessions;
+    private final SpaceSessions index;
     private final Options options;
     private final Consumer<String> say;
     private final Mentions mentions;
@@ -61,9 +52,9 @@ public final class AgoraDoor implements AutoCloseable {
     private AgoraLink link;
 
     /** {@code say}: where the person running the agent reads problems (stderr). */
-    public AgoraDoor(Engine engine, SessionStore store, Options options, Consumer<String> say) {
-        this.engine = engine;
-        this.store = store;
+    public AgoraDoor(SessionService sessions, Path storeDirectory, Options options, Consumer<String> say) {
+        this.sessions = sessions;
+        this.index = new SpaceSessions(storeDirectory);
         this.options = options;
         this.say = say;
         this.mentions = new Mentions(options.link().agentId());
@@ -71,7 +62,7 @@ public final class AgoraDoor implements AutoCloseable {
     }
 
     /** Opens (or reopens) each space's session, then connects. Throws when a session cannot be opened. */
-    public void start() throws JsonRpcException {
+    public void start() throws CoreException {
         for (String name : options.link().spaces()) {
             if (spaces.containsKey(name)) continue;
             spaces.put(name, openSpace(name));
@@ -91,39 +82,35 @@ public final class AgoraDoor implements AutoCloseable {
         link.start();
     }
 
-    /** The session id of a space: the same for the same server, agent and space, so a restart reopens it. */
-    static String sessionId(URI url, String agentId, String space) {
-        URI plain = URI.create(url.toString().replaceFirst("[?#].*$", ""));
-        return UUID.nameUUIDFromBytes(("agora\n" + plain + "\n" + agentId + "\n" + space).getBytes(StandardCharsets.UTF_8)).toString();
-    }
-
-    private Space openSpace(String space) throws JsonRpcException {
-        String id = sessionId(options.link().url(), options.link().agentId(), space);
-        Session session = new Session(id, options.cwd(), List.of(), List.of());
-        SpaceReply reply = new SpaceReply(options.mode().id());
-        try {
-            if (store.exists(id)) {
-                var writer = store.openForAppend(id);
-                StoredSession stored = store.read(id);
-                engine.openRestored(session, reply, new StoreJournal(writer), SessionReplay.restore(stored));
-                log.info("agora: space {} continues session {}", space, id);
-            } else {
-                ObjectNode header = Json.object();
-                header.putObject("agora").put("url", URI.create(options.link().url().toString().replaceFirst("[?#].*$", "")).toString())
-                        .put("agentId", options.link().agentId()).put("space", space);
-                header.putArray("additionalDirectories");
-                header.putArray("mcpServers");
-                engine.open(session, reply, new StoreJournal(store.create(id, options.cwd(), header)));
-                log.info("agora: space {} is session {}", space, id);
+    /** Continues the space's saved session, or starts one and remembers it; in the door's mode either way. */
+    private Space openSpace(String space) throws CoreException {
+        String key = SpaceSessions.key(options.link().url(), options.link().agentId(), space);
+        SpaceHost host = new SpaceHost(options.mode().id());
+        SessionService.Spec spec = SessionService.Spec.of(options.cwd());
+        Session session = null;
+        String known = index.find(key).orElse(null);
+        if (known != null) {
+            try {
+                session = sessions.reopen(known, spec, host, false);
+                log.info("agora: space {} continues session {}", space, known);
+            } catch (CoreException.NotFound e) {
+                say.accept("agora: the saved conversation of space \"" + space + "\" is gone; starting a new one");
+            } catch (CoreException.Busy e) {
+                throw new CoreException.Busy("space \"" + space + "\": " + e.getMessage());
             }
-        } catch (SessionBusyException e) {
-            throw JsonRpcException.invalidRequest("the session of space \"" + space + "\" (" + id + ") is open in another agent process");
-        } catch (SessionStoreException e) {
-            say.accept("agora: the conversation of space \"" + space + "\" is not being saved: " + e.getMessage() + "; " + SessionStore.RELOCATE_HINT);
-            engine.open(session, reply, SessionJournal.NONE);
         }
-        engine.setMode(session, options.mode().id());
-        return new Space(space, session, reply, Executors.newSingleThreadExecutor(Thread.ofVirtual().name("agora-" + space).factory()),
+        if (session == null) {
+            session = sessions.create(spec, id -> host);
+            try {
+                index.remember(key, session.id());
+            } catch (IOException e) {
+                say.accept("agora: which session is space \"" + space + "\" could not be saved (" + e.getMessage()
+                        + "); a restart will start it anew");
+            }
+            log.info("agora: space {} is session {}", space, session.id());
+        }
+        session.setMode(options.mode().id());
+        return new Space(space, session, host, Executors.newSingleThreadExecutor(Thread.ofVirtual().name("agora-" + space).factory()),
                 new ConcurrentHashMap<>());
     }
 
@@ -153,20 +140,24 @@ public final class AgoraDoor implements AutoCloseable {
         space.cancelled().put(eventId, Boolean.TRUE);
         if (eventId.equals(answering.get(spaceName))) {
             log.info("agora: {} cancelled the message being answered", spaceName);
-            space.session().cancelTurn();
+            space.session().cancel();
         }
     }
 
     private void answer(Space space, SpaceMessage msg) {
         if (msg.eventId() != null && space.cancelled().remove(msg.eventId()) != null) return;
-        Session.Turn turn = space.session().tryBeginTurn();
-        if (turn == null) return;
+        Session.Turn turn;
+        try {
+            turn = space.session().beginTurn();
+        } catch (CoreException.Busy e) {
+            return; // the door is closing
+        }
         if (msg.eventId() != null) answering.put(space.name(), msg.eventId());
         try {
-            space.reply().begin();
-            StopReason reason = engine.runTurn(space.session(), List.of(ContentBlock.text(prompt(msg))), turn.cancellation());
-            if (reason == StopReason.CANCELLED || turn.cancellation().isCancelled()) return;
-            String text = space.reply().answer();
+            space.host().begin();
+            TurnResult result = turn.run(List.of(ContentBlock.text(prompt(msg))));
+            if (result.stopReason() == StopReason.CANCELLED || turn.cancellation().isCancelled()) return;
+            String text = space.host().answer(result.text());
             if (text.isBlank()) return;
             if (!link.publish(space.name(), text, msg.eventId(), msg.depth() + 1)) {
                 say.accept("agora: the answer in space \"" + space.name() + "\" could not be published (not connected)");
@@ -175,8 +166,7 @@ public final class AgoraDoor implements AutoCloseable {
             log.error("agora: answering in space {} failed", space.name(), e);
             say.accept("agora: answering in space \"" + space.name() + "\" failed: " + e.getClass().getSimpleName());
         } finally {
-            answering.remove(space.name(), msg.eventId());
-            space.session().endTurn(turn);
+            if (msg.eventId() != null) answering.remove(space.name(), msg.eventId());
         }
     }
 
@@ -200,11 +190,8 @@ public final class AgoraDoor implements AutoCloseable {
     @Override
     public void close() {
         if (link != null) link.close();
-        for (Space s : spaces.values()) {
-            s.session().close();
-            s.queue().shutdownNow();
-        }
-        engine.close();
+        for (Space s : spaces.values()) s.queue().shutdownNow();
+        sessions.close();
         stopped.countDown();
     }
 

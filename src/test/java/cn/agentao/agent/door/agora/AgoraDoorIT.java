@@ -4,6 +4,7 @@ import cn.agentao.agent.testing.AgentProcess;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.RecordedRequest;
 import cn.agentao.agent.testing.Script;
+import cn.agentao.agent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -157,9 +158,15 @@ class AgoraDoorIT {
         server.awaitNth(2, published("general"), WAIT);
         String history = model.lastRequest().rawBody();
         assertTrue(history.contains("my name is Zed") && history.contains("Hello Zed."), "the second run continues the conversation");
-        String sessionId = AgoraDoor.sessionId(server.url(), ID, "general");
-        assertTrue(Files.exists(tmp.resolve("store")) && Files.walk(tmp.resolve("store")).anyMatch(p -> p.toString().contains(sessionId)),
-                "the space's session is in the store");
+
+        // and an editor sees the space's conversation in session/list
+        AgentProcess editor = AgentProcess.start(env(), "--acp");
+        agents.add(editor);
+        editor.call("initialize", Json.object().put("protocolVersion", 1).set("clientCapabilities", Json.object()));
+        var list = editor.call("session/list", Json.object());
+        String titles = list.path("result").path("sessions").toString();
+        assertEquals(1, list.path("result").path("sessions").size(), titles);
+        assertTrue(titles.contains("general") && titles.contains("alice"), titles);
     }
 
     @Test
