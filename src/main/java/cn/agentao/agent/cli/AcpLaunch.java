@@ -2,6 +2,7 @@ package cn.agentao.agent.cli;
 
 import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.door.agora.AgoraToolSource;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
@@ -94,6 +95,7 @@ public final class AcpLaunch {
         Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
         Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
         SessionService sessions = new SessionService(engine, new SessionStore(sessionsDir));
+        AgoraToolSource.fromConfigFile(configDir.resolve("config.json"), env, Version.current()).ifPresent(sessions::addToolSource);
         return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
                 options.maxMessageBytes());
     }

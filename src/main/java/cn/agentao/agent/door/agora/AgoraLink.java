@@ -62,6 +62,8 @@ public final class AgoraLink implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(HANDSHAKE_TIMEOUT).build();
     private final Object sendLock = new Object();
     private final Set<String> joined = ConcurrentHashMap.newKeySet();
+    /** The spaces to be in: the settings' and those {@link #join}ed since; joined again after a reconnect. */
+    private final Set<String> wanted = java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
     private volatile boolean closed;
     private volatile Connection current;
     private Thread runner;
@@ -69,6 +71,24 @@ public final class AgoraLink implements AutoCloseable {
     public AgoraLink(Settings settings, Listener listener) {
         this.settings = settings;
         this.listener = listener;
+        this.wanted.addAll(settings.spaces());
+    }
+
+    private List<String> wantedNow() {
+        synchronized (wanted) {
+            return List.copyOf(wanted);
+        }
+    }
+
+    /** Joins {@code space} now if connected, and after every reconnect. */
+    public void join(String space) {
+        if (!wanted.add(space)) return;
+        Connection c = current;
+        if (c != null) {
+            ObjectNode join = messages.join(space);
+            c.joinIds.put(join.path("id").asText(), space);
+            c.send(join);
+        }
     }
 
     /** Connects in the background and keeps connected until {@link #close()}. */
@@ -174,7 +194,7 @@ public final class AgoraLink implements AutoCloseable {
         String connectionId = answer.path("agent").path("connection_id").asText("");
         log.info("agora: registered as {} (connection {})", settings.agentId(), connectionId);
         current = c;
-        for (String space : settings.spaces()) {
+        for (String space : wantedNow()) {
             ObjectNode join = messages.join(space);
             c.joinIds.put(join.path("id").asText(), space);
             c.send(join);
@@ -189,7 +209,7 @@ public final class AgoraLink implements AutoCloseable {
         closed = true;
         Connection c = current;
         if (c != null) {
-            for (String space : settings.spaces()) c.send(messages.leave(space));
+            for (String space : wantedNow()) c.send(messages.leave(space));
             try {
                 c.ws.sendClose(WebSocket.NORMAL_CLOSURE, "agent stopping").get(2, TimeUnit.SECONDS);
                 c.closed.get(2, TimeUnit.SECONDS);
