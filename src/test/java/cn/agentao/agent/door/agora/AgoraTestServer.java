@@ -37,7 +37,7 @@ import java.util.function.Predicate;
  */
 public final class AgoraTestServer extends WebSocketServer implements AutoCloseable {
     /** What one agent sent. */
-    public record Received(String agentId, ObjectNode message) {
+    public record Received(String agentId, ObjectNode message, long nanos) {
         public String type() { return message.path("type").asText(); }
     }
 
@@ -238,7 +238,7 @@ public final class AgoraTestServer extends WebSocketServer implements AutoClosea
             handle(conn, c, m);
         } finally { // recorded once handled: a test that sees a publish knows its echo is already on its way
             synchronized (lock) {
-                received.add(new Received(c.agentId, m));
+                received.add(new Received(c.agentId, m, System.nanoTime()));
                 lock.notifyAll();
             }
         }
