@@ -93,9 +93,7 @@ class AgoraLinkTest {
 
     @Test
     void aDroppedConnectionIsReopenedRegisteredAndJoinedAgain() throws Exception {
-        server = AgoraTestServer.start("general");
-        link = connect("bot-1", null, Duration.ofSeconds(30), "general");
-        server.awaitMember("general", "bot-1", WAIT);
+        startJoined();
         server.dropAll();
         server.awaitNth(2, type("agent.register"), WAIT);
         server.awaitMember("general", "bot-1", WAIT);
@@ -109,18 +107,12 @@ class AgoraLinkTest {
         server = AgoraTestServer.start("general");
         link = connect("bot-1", null, Duration.ofSeconds(30), "nowhere", "general");
         server.awaitMember("general", "bot-1", WAIT);
-        long end = System.nanoTime() + WAIT.toNanos();
-        while (problems.stream().noneMatch(p -> p.contains("no such space") && p.contains("nowhere"))) {
-            if (System.nanoTime() > end) fail("SPACE_NOT_FOUND was not reported: " + problems);
-            Thread.sleep(20);
-        }
+        awaitSaid(problems, "no such space (space \"nowhere\")");
     }
 
     @Test
     void aSecondAgentWithTheSameIdIsToldItExists() throws Exception {
-        server = AgoraTestServer.start("general");
-        link = connect("bot-1", null, Duration.ofSeconds(30), "general");
-        server.awaitMember("general", "bot-1", WAIT);
+        startJoined();
         List<String> second = new CopyOnWriteArrayList<>();
         AgoraLink other = new AgoraLink(new AgoraLink.Settings(server.url(), "bot-1", null, List.of("general"),
                 Duration.ofSeconds(30), "1", Duration.ofSeconds(5), Duration.ofSeconds(5)), new AgoraLink.Listener() {
@@ -130,11 +122,7 @@ class AgoraLinkTest {
         });
         try {
             other.start();
-            long end = System.nanoTime() + WAIT.toNanos();
-            while (second.stream().noneMatch(p -> p.contains("already connected with this --agent-id"))) {
-                if (System.nanoTime() > end) fail("AGENT_EXISTS was not reported: " + second);
-                Thread.sleep(20);
-            }
+            awaitSaid(second, "already connected with this --agent-id");
         } finally {
             other.close();
         }
@@ -142,9 +130,7 @@ class AgoraLinkTest {
 
     @Test
     void closingLeavesTheSpaces() throws Exception {
-        server = AgoraTestServer.start("general");
-        link = connect("bot-1", null, Duration.ofSeconds(30), "general");
-        server.awaitMember("general", "bot-1", WAIT);
+        startJoined();
         link.close();
         server.await(type("space.leave"), WAIT);
         server.awaitNotMember("general", "bot-1", WAIT);
@@ -154,6 +140,21 @@ class AgoraLinkTest {
     void theTokenTravelsInTheQueryEncoded() {
         URI u = AgoraLink.connectUri(URI.create("ws://h:1/ws"), "a b", "t&k=");
         assertEquals("ws://h:1/ws?agent_id=a+b&token=t%26k%3D", u.toString());
+    }
+
+    /** A server with space "general", and bot-1 in it. */
+    private void startJoined() throws InterruptedException {
+        server = AgoraTestServer.start("general");
+        link = connect("bot-1", null, Duration.ofSeconds(30), "general");
+        server.awaitMember("general", "bot-1", WAIT);
+    }
+
+    private static void awaitSaid(List<String> said, String words) throws InterruptedException {
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (said.stream().noneMatch(p -> p.contains(words))) {
+            if (System.nanoTime() > end) fail("\"" + words + "\" was not said: " + said);
+            Thread.sleep(20);
+        }
     }
 
     private ObjectNode poll(java.util.function.Predicate<ObjectNode> p) throws InterruptedException {
