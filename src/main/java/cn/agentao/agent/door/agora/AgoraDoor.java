@@ -157,6 +157,11 @@ public final class AgoraDoor implements AutoCloseable {
             space.host().begin();
             TurnResult result = turn.run(List.of(ContentBlock.text(prompt(msg))));
             if (result.stopReason() == StopReason.CANCELLED || turn.cancellation().isCancelled()) return;
+            if (result.failed()) { // the reason stays here: a provider's error is not for a shared space
+                say.accept("agora: the model failed answering in space \"" + space.name() + "\": " + result.error());
+                link.publish(space.name(), "Sorry, I cannot answer right now (my model is unavailable).", msg.eventId(), msg.depth() + 1);
+                return;
+            }
             String text = space.host().answer(result.text());
             if (text.isBlank()) return;
             if (!link.publish(space.name(), text, msg.eventId(), msg.depth() + 1)) {

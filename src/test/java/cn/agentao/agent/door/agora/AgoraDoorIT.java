@@ -186,6 +186,21 @@ class AgoraDoorIT {
     }
 
     @Test
+    void aModelFailureIsToldOnStderrNotInTheSpace() throws Exception {
+        model.when(lastUserMessageContains("fail")).reply(Script.httpError(400, "{\"error\":{\"message\":\"provider-detail-77\"}}"));
+        AgentProcess agent = joined();
+        server.say("general", "alice", "@bot fail please");
+        String text = data(server.await(published("general"), WAIT)).path("text").asText();
+        assertTrue(text.startsWith("Sorry, I cannot answer right now"), text);
+        assertFalse(text.contains("provider-detail-77"), text);
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (!agent.stderr().contains("the model failed answering in space \"general\"")) {
+            if (System.nanoTime() > end) throw new AssertionError("failure not said on stderr: " + agent.stderr());
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
     void errorsAreSaidInPlainWords() throws Exception {
         AgentProcess agent = agent(env(), "--space", "nowhere", "--space", "general");
         server.awaitMember("general", ID, WAIT);
