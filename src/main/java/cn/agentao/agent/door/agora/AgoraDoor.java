@@ -111,7 +111,14 @@ public final class AgoraDoor implements AutoCloseable {
         }
         session.setMode(options.mode().id());
         return new Space(space, session, host, Executors.newSingleThreadExecutor(Thread.ofVirtual().name("agora-" + space).factory()),
-                new ConcurrentHashMap<>());
+                recentlyCancelled());
+    }
+
+    /** The event ids cancelled lately (a cancel may name a message never answered: only the latest are kept). */
+    private static Map<String, Boolean> recentlyCancelled() {
+        return java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
+            @Override protected boolean removeEldestEntry(Map.Entry<String, Boolean> e) { return size() > SpaceInbox.REMEMBERED; }
+        });
     }
 
     private void onMessage(ObjectNode m) {
@@ -121,8 +128,6 @@ public final class AgoraDoor implements AutoCloseable {
         SpaceMessage msg = whole.get();
         Space space = spaces.get(msg.space());
         if (space == null) return;
-        boolean own = msg.from() != null && msg.from().equalsIgnoreCase(options.link().agentId());
-        if (own) return;
         if (!options.respondAll() && !mentions.in(msg.text())) return;
         String refusal = guard.refuse(msg, System.currentTimeMillis());
         if (refusal != null) {
