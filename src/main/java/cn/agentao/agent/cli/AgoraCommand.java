@@ -1,14 +1,10 @@
 package cn.agentao.agent.cli;
 
 import cn.agentao.agent.core.CoreException;
-import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.door.agora.AgoraDoor;
 import cn.agentao.agent.door.agora.AgoraLink;
-import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.Mode;
-import cn.agentao.agent.store.SessionStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -84,16 +80,13 @@ public final class AgoraCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         AgoraDoor.Options options = options();
         Logging.configure(logLevel, null);
-        Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
-        SessionStore store = new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
-        SessionService sessions = new SessionService(engine, store);
+        SessionService sessions = CoreFactory.create(env, sessionsDir);
         if (!sessions.configured(options.cwd())) {
             err.println("agent agora: no model provider is configured. " + sessions.authHelp());
             err.flush();
             return 2;
         }
-        AgoraDoor door = new AgoraDoor(sessions, store.directory(), options, line -> { err.println(line); err.flush(); });
+        AgoraDoor door = new AgoraDoor(sessions, options, line -> { err.println(line); err.flush(); });
         Signals.onTerminate(() -> {
             door.close();
             err.flush();

@@ -11,13 +11,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -39,7 +41,6 @@ public final class AgoraDoor implements AutoCloseable {
     private record Space(String name, Session session, SpaceHost host, ExecutorService queue, Map<String, Boolean> cancelled) {}
 
     private final SessionService sessions;
-    private final SpaceSessions index;
     private final Options options;
     private final Consumer<String> say;
     private final Mentions mentions;
@@ -52,9 +53,8 @@ public final class AgoraDoor implements AutoCloseable {
     private AgoraLink link;
 
     /** {@code say}: where the person running the agent reads problems (stderr). */
-    public AgoraDoor(SessionService sessions, Path storeDirectory, Options options, Consumer<String> say) {
+    public AgoraDoor(SessionService sessions, Options options, Consumer<String> say) {
         this.sessions = sessions;
-        this.index = new SpaceSessions(storeDirectory);
         this.options = options;
         this.say = say;
         this.mentions = new Mentions(options.link().agentId());
@@ -82,32 +82,29 @@ public final class AgoraDoor implements AutoCloseable {
         link.start();
     }
 
-    /** Continues the space's saved session, or starts one and remembers it; in the door's mode either way. */
+    /**
+     * The id of a space's session: derived from the server (its URL without query, which may hold a token), the
+     * agent id and the space, so the same space of the same server is the same session after a restart.
+     */
+    static String sessionId(URI url, String agentId, String space) {
+        String server = url.toString().replaceFirst("[?#].*$", "");
+        return UUID.nameUUIDFromBytes(("agora\n" + server + "\n" + agentId + "\n" + space).getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
+    /** Continues the space's saved session, or starts it; in the door's mode either way. */
     private Space openSpace(String space) throws CoreException {
-        String key = SpaceSessions.key(options.link().url(), options.link().agentId(), space);
+        String id = sessionId(options.link().url(), options.link().agentId(), space);
         SpaceHost host = new SpaceHost(options.mode().id());
         SessionService.Spec spec = SessionService.Spec.of(options.cwd());
-        Session session = null;
-        String known = index.find(key).orElse(null);
-        if (known != null) {
-            try {
-                session = sessions.reopen(known, spec, host, false);
-                log.info("agora: space {} continues session {}", space, known);
-            } catch (CoreException.NotFound e) {
-                say.accept("agora: the saved conversation of space \"" + space + "\" is gone; starting a new one");
-            } catch (CoreException.Busy e) {
-                throw new CoreException.Busy("space \"" + space + "\": " + e.getMessage());
-            }
-        }
-        if (session == null) {
-            session = sessions.create(spec, id -> host);
-            try {
-                index.remember(key, session.id());
-            } catch (IOException e) {
-                say.accept("agora: which session is space \"" + space + "\" could not be saved (" + e.getMessage()
-                        + "); a restart will start it anew");
-            }
-            log.info("agora: space {} is session {}", space, session.id());
+        Session session;
+        try {
+            session = sessions.reopen(id, spec, host, false);
+            log.info("agora: space {} continues session {}", space, id);
+        } catch (CoreException.NotFound e) {
+            session = sessions.createWithId(id, spec, host);
+            log.info("agora: space {} is session {}", space, id);
+        } catch (CoreException.Busy e) {
+            throw new CoreException.Busy("space \"" + space + "\": " + e.getMessage());
         }
         session.setMode(options.mode().id());
         return new Space(space, session, host, Executors.newSingleThreadExecutor(Thread.ofVirtual().name("agora-" + space).factory()),

@@ -74,6 +74,14 @@ class AgoraDoorIT {
         return p;
     }
 
+    private static void awaitStderr(AgentProcess agent, String words) throws InterruptedException {
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (!agent.stderr().contains(words)) {
+            if (System.nanoTime() > end) throw new AssertionError("\"" + words + "\" not on stderr: " + agent.stderr());
+            Thread.sleep(50);
+        }
+    }
+
     @Test
     void aMentionIsAnsweredInTheSpaceWithTheSenderNamedAndOtherMessagesAreLeftAlone() throws Exception {
         model.when(lastUserMessageContains("how are you")).reply(Script.textReply("Fine, thanks."));
@@ -166,6 +174,7 @@ class AgoraDoorIT {
         var list = editor.call("session/list", Json.object());
         String titles = list.path("result").path("sessions").toString();
         assertEquals(1, list.path("result").path("sessions").size(), titles);
+        assertEquals(AgoraDoor.sessionId(server.url(), ID, "general"), list.path("result").path("sessions").get(0).path("sessionId").asText());
         assertTrue(titles.contains("general") && titles.contains("alice"), titles);
     }
 
@@ -193,22 +202,14 @@ class AgoraDoorIT {
         String text = data(server.await(published("general"), WAIT)).path("text").asText();
         assertTrue(text.startsWith("Sorry, I cannot answer right now"), text);
         assertFalse(text.contains("provider-detail-77"), text);
-        long end = System.nanoTime() + WAIT.toNanos();
-        while (!agent.stderr().contains("the model failed answering in space \"general\"")) {
-            if (System.nanoTime() > end) throw new AssertionError("failure not said on stderr: " + agent.stderr());
-            Thread.sleep(50);
-        }
+        awaitStderr(agent, "the model failed answering in space \"general\"");
     }
 
     @Test
     void errorsAreSaidInPlainWords() throws Exception {
         AgentProcess agent = agent(env(), "--space", "nowhere", "--space", "general");
         server.awaitMember("general", ID, WAIT);
-        long end = System.nanoTime() + WAIT.toNanos();
-        while (!agent.stderr().contains("no such space (space \"nowhere\")")) {
-            if (System.nanoTime() > end) throw new AssertionError("SPACE_NOT_FOUND not reported: " + agent.stderr());
-            Thread.sleep(50);
-        }
+        awaitStderr(agent, "no such space (space \"nowhere\")");
     }
 
     @Test
