@@ -2,6 +2,8 @@ package cn.agentao.agent.cli;
 
 import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.door.agora.AgoraToolSource;
+import cn.agentao.agent.model.ConfigLocations;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -80,6 +82,10 @@ public final class AcpLaunch {
     /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
         SessionService sessions = CoreFactory.create(env, options.sessionsDir());
+        // editor sessions only (not in CoreFactory): in an Agora space these tools would let one space's messages
+        // read or talk in another space
+        AgoraToolSource.fromConfigFile(ConfigLocations.userConfigDir(env).resolve("config.json"), env, Version.current())
+                .ifPresent(sessions::addToolSource);
         return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
                 options.maxMessageBytes());
     }
