@@ -188,6 +188,7 @@ public final class Engine implements AutoCloseable {
         trust.problem().ifPresent(w -> notice(rt, "Configuration: " + w));
         ProjectFiles.outsideWorkspace(session.cwd()).forEach(w -> notice(rt, w));
         startMcpServers(rt);
+        tools.opened(rt);
         return rt;
     }
 
@@ -262,6 +263,7 @@ public final class Engine implements AutoCloseable {
         SessionRuntime rt = runtimes.remove(sessionId);
         if (rt == null) return;
         if (rt.mcp() != null) rt.mcp().close();
+        tools.closed(rt);
         rt.journal().close();
     }
 

@@ -32,7 +32,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import cn.agentao.agent.connect.smcp.SmcpOffice;
+import cn.agentao.agent.connect.smcp.SmcpToolAdapter;
 import dev.langchain4j.agent.tool.ToolSpecification;
+import java.util.function.Consumer;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +56,12 @@ public final class ToolCallExecutor implements ToolCallRunner {
     static final long PROGRESS_INTERVAL_MS = 100;
     static final int MAX_RESULT_CHARS = 100_000;
 
+    /** How long the first session waits for the office to be joined (it goes on either way). */
+    private static final java.time.Duration OFFICE_READY_WAIT = java.time.Duration.ofSeconds(5);
+
     private final ToolRegistry registry;
+    private volatile SmcpOffice office;
+    private final java.util.Map<SessionRuntime, Consumer<String>> officeNotices = new java.util.concurrent.ConcurrentHashMap<>();
     private final PermissionEngine permissions;
     private final Sandboxes sandboxes;
 
@@ -68,6 +76,32 @@ public final class ToolCallExecutor implements ToolCallRunner {
         this.sandboxes = sandboxes;
     }
 
+    /** This runner with the tools of an SMCP office too (every session shares the one office connection). */
+    public ToolCallExecutor withOffice(SmcpOffice office) {
+        this.office = office;
+        return this;
+    }
+
+    /** The SMCP office, or null. */
+    public SmcpOffice office() { return office; }
+
+    @Override
+    public void opened(SessionRuntime rt) {
+        SmcpOffice o = office;
+        if (o == null) return;
+        Consumer<String> notices = rt::notice;
+        officeNotices.put(rt, notices);
+        o.addNoticeListener(notices);
+        o.start();
+        o.awaitSettled(OFFICE_READY_WAIT); // the first session waits a moment for the Computers' tools
+    }
+
+    @Override
+    public void closed(SessionRuntime rt) {
+        Consumer<String> notices = officeNotices.remove(rt);
+        if (notices != null && office != null) office.removeNoticeListener(notices);
+    }
+
     @Override
     public List<ToolSpecification> specifications(SessionRuntime runtime) {
         List<ToolSpecification> specs = new ArrayList<>();
@@ -76,6 +110,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
                     .parameters(ToolSchemas.objectSchema(t.inputSchema())).build());
         }
         if (runtime.mcp() != null) specs.addAll(runtime.mcp().toolSpecifications());
+        if (office != null) specs.addAll(office.toolSpecifications());
         return specs;
     }
 
@@ -84,6 +119,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         String id = call.id() != null && !call.id().isBlank() ? call.id() : "call_" + UUID.randomUUID();
         Tool tool = registry.find(call.name())
                 .or(() -> rt.mcp() == null ? java.util.Optional.empty() : rt.mcp().tool(call.name()).map(t -> new McpToolAdapter(rt.mcp(), t)))
+                .or(() -> office == null ? java.util.Optional.empty() : office.tool(call.name()).map(t -> new SmcpToolAdapter(office, t)))
                 .orElse(null);
         JsonNode args = parseArgs(call.arguments());
         if (tool == null) {

@@ -14,4 +14,10 @@ public interface ToolCallRunner {
 
     /** Runs one call; never throws: failures become a result the model can read. */
     ToolExecutionResultMessage run(SessionRuntime runtime, ToolExecutionRequest call, Cancellation cancel);
+
+    /** A session opened: process-wide tool sources (an SMCP office) start and tell it their notices. */
+    default void opened(SessionRuntime runtime) {}
+
+    /** A session closed. */
+    default void closed(SessionRuntime runtime) {}
 }
