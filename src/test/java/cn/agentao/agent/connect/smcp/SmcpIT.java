@@ -42,7 +42,7 @@ class SmcpIT {
         office = SmcpTestOffice.start(args.toArray(String[]::new));
         model = FakeModelServer.start();
         Path config = Files.createDirectories(dir.resolve("config/agent"));
-        ObjectNode smcp = Json.object().put("url", office.url()).put("office", "office-1").put("name", "coder").put("tokenEnv", "SMCP_TEST_TOKEN");
+        ObjectNode smcp = Json.object().put("url", office.url()).put("office", "office-1").put("name", "coder").put("tokenEnv", "OFFICE_ACCESS");
         if (a2cVersion != null) smcp.put("a2cVersion", a2cVersion);
         ObjectNode root = Json.object();
         root.set("smcp", smcp);
@@ -50,7 +50,7 @@ class SmcpIT {
         Map<String, String> env = new HashMap<>(model.openAiEnvironment());
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
         env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
-        env.put("SMCP_TEST_TOKEN", TOKEN);
+        env.put("OFFICE_ACCESS", TOKEN);
         agent = AgentProcess.start(env, "--acp");
         agent.onClientRequest("session/request_permission", p -> {
             questions.add(p);
@@ -110,6 +110,18 @@ class SmcpIT {
         assertEquals("from the model", call.path("params").path("text").asText());
         List<JsonNode> shown = agent.updates(id).stream().filter(u -> "tool_call".equals(u.path("sessionUpdate").asText())).toList();
         assertEquals("echo on alpha", shown.get(0).path("title").asText(), "the editor shows the call");
+    }
+
+    @Test
+    void theTokenVariableIsKeptFromCommands() throws Exception {
+        start(null); // tokenEnv OFFICE_ACCESS does not look like a credential by its name
+        String id = newSession();
+        answer = "allow_once";
+        model.enqueue(Script.reply().toolCall("x1", "run_shell_command", "{\"command\":\"env; echo marker-$OFFICE_ACCESS-end\"}"), Script.textReply("ok"));
+        agent.call("session/prompt", prompt(id, "show env"), WAIT);
+        String sent = model.lastRequest().messages().toString();
+        assertTrue(sent.contains("marker--end"), "the command ran, without the variable: " + sent);
+        // stop() checks the token is in no model request
     }
 
     @Test
