@@ -61,6 +61,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
 
     private final ToolRegistry registry;
     private volatile SmcpOffice office;
+    private volatile List<String> officeProblems = List.of();
     private final java.util.Map<SessionRuntime, Consumer<String>> officeNotices = new java.util.concurrent.ConcurrentHashMap<>();
     private final PermissionEngine permissions;
     private final Sandboxes sandboxes;
@@ -85,8 +86,15 @@ public final class ToolCallExecutor implements ToolCallRunner {
     /** The SMCP office, or null. */
     public SmcpOffice office() { return office; }
 
+    /** Problems of the {@code smcp} section of config.json, told to every session (no office is joined). */
+    public ToolCallExecutor withOfficeProblems(List<String> problems) {
+        this.officeProblems = List.copyOf(problems);
+        return this;
+    }
+
     @Override
     public void opened(SessionRuntime rt) {
+        officeProblems.forEach(p -> rt.notice("Configuration: " + p));
         SmcpOffice o = office;
         if (o == null) return;
         Consumer<String> notices = rt::notice;

@@ -3,7 +3,6 @@ package cn.agentao.agent.core;
 import cn.agentao.agent.connect.smcp.SmcpConfig;
 import cn.agentao.agent.connect.smcp.SmcpOffice;
 import cn.agentao.agent.permission.NetworkGuard;
-import org.slf4j.LoggerFactory;
 import cn.agentao.agent.permission.PermissionEngine;
 import cn.agentao.agent.permission.PermissionRules;
 import cn.agentao.agent.sandbox.Sandboxes;
@@ -30,7 +29,7 @@ public final class ToolCalls {
                 PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);
         // The office of the user's config.json (a project cannot name one); it connects when the first session opens.
         SmcpConfig.Result smcp = SmcpConfig.read(configDir.resolve("config.json"), env);
-        smcp.problems().forEach(p -> LoggerFactory.getLogger(ToolCalls.class).warn("{}", p));
+        executor.withOfficeProblems(smcp.problems());
         smcp.config().ifPresent(c -> executor.withOffice(new SmcpOffice(c)));
         return executor;
     }
