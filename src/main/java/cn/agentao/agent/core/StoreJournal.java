@@ -1,7 +1,9 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.store.SessionStoreException;
-import cn.agentao.agent.store.SessionWriter;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.record.EngineRecord;
+import cn.agentao.agent.core.record.EngineRecords;
+import cn.agentao.agent.core.repository.SessionLease;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,14 +23,14 @@ public final class StoreJournal implements SessionJournal {
 
     private record Waiting(String type, ObjectNode payload) {}
 
-    private final SessionWriter writer;
+    private final SessionLease writer;
     private final Deque<Waiting> waiting = new ArrayDeque<>();
     /** Told about failures (and recovery); until the engine sets it, they are logged. */
     private Consumer<String> user = text -> log.warn("{}", text);
     /** Why the oldest waiting record could not be written; null while everything is saved. */
     private String failure;
 
-    public StoreJournal(SessionWriter writer) {
+    public StoreJournal(SessionLease writer) {
         this.writer = writer;
     }
 
@@ -38,8 +40,8 @@ public final class StoreJournal implements SessionJournal {
     }
 
     @Override
-    public synchronized void append(String type, ObjectNode payload) {
-        waiting.add(new Waiting(type, payload));
+    public synchronized void append(EngineRecord record) {
+        waiting.add(new Waiting(record.type(), EngineRecords.payload(record)));
         flush();
     }
 

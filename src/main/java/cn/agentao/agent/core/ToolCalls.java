@@ -1,7 +1,5 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.connect.smcp.SmcpConfig;
-import cn.agentao.agent.connect.smcp.SmcpOffice;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;
 import cn.agentao.agent.permission.PermissionRules;
@@ -25,12 +23,7 @@ public final class ToolCalls {
         boolean allowPrivate = "1".equals(env.get(ALLOW_PRIVATE_NETWORK)) || "true".equalsIgnoreCase(env.get(ALLOW_PRIVATE_NETWORK));
         NetworkGuard guard = new NetworkGuard(NetworkGuard.HostResolver.SYSTEM, allowPrivate);
         Sandboxes sandboxes = Sandboxes.fromEnvironment(env);
-        ToolCallExecutor executor = new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(
+        return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(
                 PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);
-        // The office of the user's config.json (a project cannot name one); it connects when the first session opens.
-        SmcpConfig.Result smcp = SmcpConfig.read(configDir.resolve("config.json"), env);
-        executor.withOfficeProblems(smcp.problems());
-        smcp.config().ifPresent(c -> executor.withOffice(new SmcpOffice(c)));
-        return executor;
     }
 }

@@ -1,8 +1,8 @@
 package cn.agentao.agent.bench;
 
-import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.core.record.RecordTypes;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SessionWriter;
 import cn.agentao.agent.store.SyncPolicy;

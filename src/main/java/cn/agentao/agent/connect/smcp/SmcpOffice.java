@@ -247,7 +247,7 @@ public final class SmcpOffice implements AutoCloseable {
     }
 
     private static McpToolResult text(String text) {
-        return new McpToolResult(text, List.of(cn.agentao.agent.protocol.ContentBlock.text(text)), false);
+        return new McpToolResult(text, List.of(cn.agentao.agent.core.content.ContentBlock.text(text)), false);
     }
 
     private String notConnected() {

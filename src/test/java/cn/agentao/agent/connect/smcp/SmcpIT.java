@@ -158,6 +158,9 @@ class SmcpIT {
     void theToolListFollowsTheOfficeBetweenModelCalls() throws Exception {
         start(null);
         String id = newSession();
+        model.enqueue(Script.textReply("hello"));
+        agent.call("session/prompt", prompt(id, "hi"), WAIT); // the office is joined when a turn first needs tools
+        assertFalse(model.lastRequest().tools().toString().contains("smcp__beta__"));
         office.command("join beta");
         notice(id, "Computer beta joined office office-1");
         model.enqueue(Script.textReply("hello"));
@@ -186,9 +189,9 @@ class SmcpIT {
     void aVersionMismatchIsToldInPlainWordsAndTheSessionGoesOn() throws Exception {
         start(null, "--a2c-version", "0.3.0");
         String id = newSession();
-        notice(id, "this server speaks A2C 0.3.0, the agent speaks 0.2.0");
         model.enqueue(Script.textReply("fine"));
         assertEquals("end_turn", agent.call("session/prompt", prompt(id, "hi"), WAIT).path("result").path("stopReason").asText());
+        notice(id, "this server speaks A2C 0.3.0, the agent speaks 0.2.0");
         assertFalse(model.lastRequest().tools().toString().contains("smcp__"));
     }
 }

@@ -1,7 +1,7 @@
 package cn.agentao.agent.connect.smcp;
 
 import cn.agentao.agent.connect.mcp.McpToolResult;
-import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.util.CancellationSource;
 import cn.agentao.agent.util.CancelledException;
 import cn.agentao.agent.util.Cancellation;

@@ -1,8 +1,0 @@
-package cn.agentao.agent.store;
-
-/** {@link SessionStore#create} was asked for an id that is already stored. */
-public final class SessionExistsException extends SessionStoreException {
-    public SessionExistsException(String sessionId) {
-        super("session " + sessionId + " already exists");
-    }
-}
