@@ -193,6 +193,22 @@ function toolsOf(name, extra) {
   return tools;
 }
 
+// --mcp-computer NAME --mcp-server PATH: Computer NAME hosts a real MCP stdio server (node PATH) and offers its
+// tools, forwarding client:tool_call to it, as a real Computer does (the MCP SDK comes from interop/mcp-servers).
+let mcp = null;
+if (args["mcp-computer"] && args["mcp-server"]) {
+  const sdk = new URL("../mcp-servers/node_modules/@modelcontextprotocol/sdk/dist/esm/client/", import.meta.url);
+  const { Client } = await import(new URL("index.js", sdk));
+  const { StdioClientTransport } = await import(new URL("stdio.js", sdk));
+  const client = new Client({ name: "smcp-test-computer", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [args["mcp-server"], "stdio"], stderr: "ignore" }));
+  const { tools } = await client.listTools();
+  mcp = { name: args["mcp-computer"], client, tools: tools.map((t) => ({ name: t.name, description: t.description ?? "",
+    params_schema: t.inputSchema, return_schema: t.outputSchema ?? null,
+    meta: { a2c_tool_meta: JSON.stringify({ auto_apply: true }), ...(t.annotations ? { MCP_TOOL_ANNOTATION: JSON.stringify(t.annotations) } : {}) } })) };
+  initialComputers.push(mcp.name);
+}
+
 const computers = new Map(); // name -> {socket, extra, pending: Map(req_id -> finish)}
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const text = (t, isError = false) => ({ content: [{ type: "text", text: t }], isError });
@@ -210,6 +226,14 @@ function startComputer(name, onJoined) {
       onJoined = null;
     });
   });
+  if (mcp && name === mcp.name) {
+    socket.on("client:get_tools", (req, ack) => ack({ tools: mcp.tools, req_id: req.req_id }));
+    socket.on("client:tool_call", async (req, ack) => {
+      try { ack(await mcp.client.callTool({ name: req.tool_name, arguments: req.params })); }
+      catch (e) { ack({ content: [{ type: "text", text: String(e.message ?? e) }], isError: true }); }
+    });
+    return;
+  }
   socket.on("client:get_tools", (req, ack) => ack({ tools: toolsOf(name, c.extra), req_id: req.req_id }));
   socket.on("client:get_config", (req, ack) => ack({ inputs: [], servers: { files: { name: "files", type: "stdio", disabled: false } } }));
   socket.on("client:get_desktop", (req, ack) => ack({ desktops: [`window://${name}/main?priority=80\n\nThe main window of ${name}`], req_id: req.req_id }));
