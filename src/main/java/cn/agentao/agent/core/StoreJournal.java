@@ -29,6 +29,9 @@ public final class StoreJournal implements SessionJournal {
     private Consumer<String> user = text -> log.warn("{}", text);
     /** Why the oldest waiting record could not be written; null while everything is saved. */
     private String failure;
+    /** Set once the lease ended under the session (a repository that expires leases): nothing is saved any more. */
+    private boolean leaseLost;
+    private boolean closed;
 
     public StoreJournal(SessionLease writer) {
         this.writer = writer;
@@ -41,6 +44,10 @@ public final class StoreJournal implements SessionJournal {
 
     @Override
     public synchronized void append(EngineRecord record) {
+        if (leaseLost) {
+            log.debug("session {}: a {} record is not saved: the session's lease ended", writer.sessionId(), record.type());
+            return;
+        }
         waiting.add(new Waiting(record.type(), EngineRecords.payload(record)));
         flush();
     }
@@ -60,6 +67,10 @@ public final class StoreJournal implements SessionJournal {
                 }
                 return false;
             } catch (IllegalArgumentException | IllegalStateException e) { // a record the store refuses, or closed
+                if (e instanceof IllegalStateException && !closed && !writer.held()) {
+                    leaseLost(e); // not closed here: the lease expired (another holder may have it now)
+                    return false;
+                }
                 log.error("session {}: a {} record cannot be saved and is dropped: {}", writer.sessionId(), next.type(),
                         e.getMessage());
                 waiting.poll();
@@ -72,9 +83,18 @@ public final class StoreJournal implements SessionJournal {
         return true;
     }
 
+    private void leaseLost(RuntimeException e) {
+        leaseLost = true;
+        log.error("session {}: its lease ended ({}); {} records are not saved", writer.sessionId(), e.getMessage(), waiting.size());
+        waiting.clear();
+        failure = null;
+        user.accept("This conversation is no longer being saved: the session store let go of it (" + e.getMessage()
+                + "); another agent may have taken it over. Start a new session to keep saving.");
+    }
+
     @Override
     public synchronized void close() {
-        if (!flush()) {
+        if (!leaseLost && !flush()) {
             log.error("session {}: {} records could not be saved and are lost ({})", writer.sessionId(), waiting.size(),
                     failure);
         }
@@ -82,6 +102,8 @@ public final class StoreJournal implements SessionJournal {
             writer.close();
         } catch (RuntimeException e) {
             log.warn("session {}: closing its log failed: {}", writer.sessionId(), e.toString());
+        } finally {
+            closed = true;
         }
     }
 }

@@ -47,6 +47,13 @@ public abstract class SessionRepositoryContract {
     /** A new, empty repository whose timestamps come from {@code clock}. */
     protected abstract SessionRepository repository(Clock clock) throws Exception;
 
+    /**
+     * Leases {@code sessionId} in another holder (another process, another database connection) and returns
+     * what makes that holder vanish abruptly, without closing its lease (killing the process, dropping the
+     * connection).
+     */
+    protected abstract AutoCloseable leaseElsewhere(String sessionId) throws Exception;
+
     /** A working directory for sessions (need not exist). */
     protected Path cwd(String name) {
         return Path.of("/work", name).toAbsolutePath();
@@ -126,6 +133,30 @@ public abstract class SessionRepositoryContract {
             assertEquals(2, second.append("note", text("two")));
         }
         assertEquals(2, records("busy").size());
+    }
+
+    @Test
+    void aLeaseEndsWhenItsHolderIsGone() throws Exception {
+        try (SessionLease lease = repo.create("orphan", cwd("a"), null)) {
+            lease.append("note", text("before"));
+        }
+        try (AutoCloseable holder = leaseElsewhere("orphan")) {
+            assertTrue(repo.isLive("orphan"));
+            assertThrows(SessionBusyException.class, () -> repo.lease("orphan"));
+            holder.close(); // the holder dies without letting go (closing again at the end does nothing)
+        }
+        SessionLease taken = null;
+        for (long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos(); taken == null; ) {
+            try {
+                taken = repo.lease("orphan");
+            } catch (SessionBusyException e) {
+                if (System.nanoTime() > deadline) throw e; // an implementation may take a moment to notice
+                Thread.sleep(100);
+            }
+        }
+        try (SessionLease lease = taken) {
+            assertEquals(2, lease.append("note", text("after")));
+        }
     }
 
     @Test
