@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
@@ -32,6 +33,7 @@ public final class CoreFactory {
      * its own part of the configuration and connects lazily, never before {@code initialize} is answered).
      */
     private static void addToolSources(SessionService sessions, Map<String, String> env, Path configDir) {
-        // connect/smcp, connect/a2a, connect/agora: add one line each here, e.g. SmcpToolSource.register(sessions, env, configDir);
+        // connect/a2a, connect/agora: add one line each here
+        SmcpToolSource.register(sessions, env, configDir); // the A2C-SMCP office of config.json, if any
     }
 }
