@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
-        subcommands = {SessionsCommand.class, TrustCommand.class},
+        subcommands = {SessionsCommand.class, TrustCommand.class, A2aCommand.class},
         description = {
                 "A coding agent for editors that speak the Agent Client Protocol (ACP).",
                 "",

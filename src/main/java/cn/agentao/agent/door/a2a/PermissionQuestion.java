@@ -1,0 +1,76 @@
+package cn.agentao.agent.door.a2a;
+
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A permission question the engine asked while a task ran: shown as an {@code input-required} status (the
+ * question and options as text and as data), answered by the next message of the task.
+ */
+final class PermissionQuestion {
+    /** Plain words a remote caller may answer with, and the option each means. */
+    private static final Map<String, String> WORDS = Map.ofEntries(
+            Map.entry("yes", "allow_once"), Map.entry("y", "allow_once"), Map.entry("allow", "allow_once"),
+            Map.entry("ok", "allow_once"), Map.entry("always", "allow_always"), Map.entry("no", "reject_once"),
+            Map.entry("n", "reject_once"), Map.entry("reject", "reject_once"), Map.entry("deny", "reject_once"),
+            Map.entry("never", "reject_always"));
+
+    private final String title;
+    private final List<String> optionIds = new ArrayList<>();
+    private final ArrayNode options;
+    private final ObjectNode toolCall;
+    private final CompletableFuture<String> answer = new CompletableFuture<>();
+
+    /** From the ACP-shaped {@code session/request_permission} params the engine builds. */
+    PermissionQuestion(ObjectNode params) {
+        this.toolCall = params.path("toolCall").isObject() ? (ObjectNode) params.path("toolCall") : Json.object();
+        this.title = toolCall.path("title").asText("a tool call");
+        this.options = params.path("options").isArray() ? (ArrayNode) params.path("options") : Json.MAPPER.createArrayNode();
+        for (JsonNode o : options) optionIds.add(o.path("optionId").asText());
+    }
+
+    CompletableFuture<String> answer() { return answer; }
+
+    /** The question as text, naming what each answer does. */
+    String text(String preface) {
+        StringBuilder sb = new StringBuilder(preface == null ? "" : preface + " ");
+        sb.append("Permission needed: ").append(title).append(". Answer ");
+        List<String> choices = new ArrayList<>();
+        if (optionIds.contains("allow_once")) choices.add("\"yes\" to allow once");
+        if (optionIds.contains("allow_always")) choices.add("\"always\" to always allow");
+        if (optionIds.contains("reject_once")) choices.add("\"no\" to reject");
+        if (optionIds.contains("reject_always")) choices.add("\"never\" to always reject");
+        sb.append(String.join(", ", choices)).append(" (or an option id: ").append(String.join(", ", optionIds)).append(").");
+        return sb.toString();
+    }
+
+    /** The question as data: the tool call and the options with their ids. */
+    ObjectNode data() {
+        ObjectNode d = Json.object().put("type", "permission");
+        d.set("toolCall", toolCall.deepCopy());
+        d.set("options", options.deepCopy());
+        return d;
+    }
+
+    /** The option a reply chooses, or null when it is not an answer (the question is then asked again). */
+    String optionFor(JsonNode message) {
+        JsonNode data = A2aMessages.data(message);
+        if (data != null && data.path("optionId").isTextual()) {
+            String id = data.path("optionId").asText();
+            return optionIds.contains(id) ? id : null;
+        }
+        String text = A2aMessages.text(message).strip().toLowerCase(Locale.ROOT);
+        while (text.endsWith(".") || text.endsWith("!")) text = text.substring(0, text.length() - 1).strip();
+        if (optionIds.contains(text)) return text;
+        String option = WORDS.get(text);
+        return option != null && optionIds.contains(option) ? option : null;
+    }
+}
