@@ -40,6 +40,7 @@ public final class RemoteAgentTool implements Tool {
     private final A2aClient client;
     private final Map<String, Conversation> conversations = new ConcurrentHashMap<>();
     private volatile JsonNode card;
+    private final java.util.concurrent.atomic.AtomicBoolean cardRequested = new java.util.concurrent.atomic.AtomicBoolean();
 
     public RemoteAgentTool(A2aAgentConfig config, Map<String, String> env) {
         this.config = config;
@@ -55,6 +56,7 @@ public final class RemoteAgentTool implements Tool {
                 + ") and get its answer. Follow-up calls continue the same conversation; when it asks a question, "
                 + "call again with the answer.");
         JsonNode c = card;
+        if (c == null) readCardInBackground();
         if (c != null) {
             sb.append(" It describes itself: ").append(c.path("description").asText(""));
             for (JsonNode s : c.path("skills")) {
@@ -75,6 +77,18 @@ public final class RemoteAgentTool implements Tool {
     }
 
     @Override public ToolKind kind() { return ToolKind.FETCH; }
+
+    /** First asked for the description (the first turn): read the card meanwhile, so later turns describe the agent. */
+    private void readCardInBackground() {
+        if (!cardRequested.compareAndSet(false, true)) return;
+        Thread.ofVirtual().name("a2a-card-" + config.name()).start(() -> {
+            try {
+                card();
+            } catch (A2aClientException e) {
+                cardRequested.set(false); // try again later; a call will say why it is unavailable
+            }
+        });
+    }
 
     /** The card, read once; fills in the description for later turns. */
     JsonNode card() throws A2aClientException {
