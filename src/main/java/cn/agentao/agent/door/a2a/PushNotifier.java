@@ -98,5 +98,13 @@ final class PushNotifier {
         return c;
     }
 
-    void close() { executor.shutdown(); }
+    /** Lets the POSTs already queued (e.g. the {@code canceled} of a shutdown) go out, for at most two seconds. */
+    void close() {
+        executor.shutdown();
+        try {
+            executor.awaitTermination(2, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }
