@@ -2,6 +2,7 @@ package cn.agentao.agent.cli;
 
 import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.store.SessionStore;
@@ -90,9 +91,10 @@ public final class AcpLaunch {
     /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
         Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
+        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
         Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
-        return new AcpAgent(in, out, engine, new SessionStore(sessionsDir), options.resume(), Version.current(),
+        SessionService sessions = new SessionService(engine, new SessionStore(sessionsDir));
+        return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
                 options.maxMessageBytes());
     }
 

@@ -1,16 +1,16 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.connect.mcp.ProjectMcpFile;
-import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.ToolCallContent;
-import cn.agentao.agent.protocol.ToolCallLocation;
-import cn.agentao.agent.protocol.ToolCallStatus;
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallLocation;
+import cn.agentao.agent.core.content.ToolCallStatus;
+import cn.agentao.agent.core.content.ToolKind;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.ApprovalAnswer;
+import cn.agentao.agent.core.host.ApprovalOption;
+import cn.agentao.agent.core.host.ApprovalRequest;
+import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Cancellation;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,14 +18,16 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
- * The one question an untrusted project's {@code .agent/mcp.json} raises: a standard
- * {@code session/request_permission} whose tool call lists the servers as written (name → command or URL, with
- * {@code ${…}} unexpanded, so no secret travels). Asked after the client knows the session, on its own thread,
- * so {@code session/new} is never held up. "Trust" is kept in the user's {@code trusted-projects.json};
- * "only this time" starts them for this session; "never" is kept until the file changes; reject, cancel, an
- * error or no answer leave them stopped and the question comes again next session.
+ * The one question an untrusted project's {@code .agent/mcp.json} raises: an approval through the host whose tool
+ * call lists the servers as written (name → command or URL, with {@code ${…}} unexpanded, so no secret travels).
+ * Asked after the session is ready, on its own thread, so opening the session is never held up. "Trust" is kept in
+ * the user's {@code trusted-projects.json}; "only this time" starts them for this session; "never" is kept until
+ * the file changes; reject, cancel, an error or no answer leave them stopped and the question comes again next
+ * session.
  */
 final class ProjectTrustQuestion {
     private static final Logger log = LoggerFactory.getLogger(ProjectTrustQuestion.class);
@@ -34,16 +36,21 @@ final class ProjectTrustQuestion {
     static final String NOT_NOW = "reject_once";
     static final String NEVER = "reject_always";
 
-    private final Engine engine;
-    private final SessionRuntime rt;
+    private final Session session;
     private final ProjectMcpFile file;
+    private final TrustedProjects trust;
+    private final Consumer<Path> forgetConfiguration;
+    private final BiConsumer<Session, ProjectMcpFile> startServers;
     private final Path project;
 
-    ProjectTrustQuestion(Engine engine, SessionRuntime rt, ProjectMcpFile file) {
-        this.engine = engine;
-        this.rt = rt;
+    ProjectTrustQuestion(Session session, ProjectMcpFile file, TrustedProjects trust, Consumer<Path> forgetConfiguration,
+                         BiConsumer<Session, ProjectMcpFile> startServers) {
+        this.session = session;
         this.file = file;
-        this.project = rt.session().cwd();
+        this.trust = trust;
+        this.forgetConfiguration = forgetConfiguration;
+        this.startServers = startServers;
+        this.project = session.cwd();
     }
 
     void ask() {
@@ -52,49 +59,41 @@ final class ProjectTrustQuestion {
         String text = "This project's " + file.file() + " starts these MCP servers (programs that run as you, or "
                 + "servers that get your headers):\n" + String.join("\n", servers.stream().map(s -> "- " + s).toList())
                 + "\nTrusting the project also lets its .env choose model providers and endpoints.";
-        SessionUpdate.ToolCall call = new SessionUpdate.ToolCall(id, "Start the project's MCP servers: " + String.join("; ", servers),
+        AgentEvent.ToolCallStarted call = new AgentEvent.ToolCallStarted(id, "Start the project's MCP servers: " + String.join("; ", servers),
                 ToolKind.EXECUTE, ToolCallStatus.PENDING, List.of(ToolCallContent.text(text)),
                 List.of(new ToolCallLocation(file.file().toString())), null, null);
-        rt.client().update(call);
+        session.emit(call);
         String answer = answer(call);
         boolean start = answer.equals(TRUST) || answer.equals(ONCE);
-        rt.client().update(new SessionUpdate.ToolCallUpdate(id, null, null, start ? ToolCallStatus.COMPLETED : ToolCallStatus.FAILED,
-                null, null, null, null));
+        session.emit(AgentEvent.ToolCallUpdated.status(id, start ? ToolCallStatus.COMPLETED : ToolCallStatus.FAILED));
         try {
             if (answer.equals(TRUST) || answer.equals(NEVER)) {
-                engine.trust().record(project, answer.equals(TRUST), file);
-                engine.reloadConfiguration(project);
+                trust.record(project, answer.equals(TRUST), file);
+                forgetConfiguration.accept(project);
             }
         } catch (IOException e) {
-            engine.notice(rt, "Your answer could not be saved in " + engine.trust().file() + " (" + e.getMessage()
+            session.notice("Your answer could not be saved in " + trust.file() + " (" + e.getMessage()
                     + "); you will be asked again next session.");
         }
         if (start) {
-            engine.startProjectServers(rt, file);
+            startServers.accept(session, file);
         } else {
-            engine.notice(rt, "The project's MCP servers (" + file.file() + ") were not started"
+            session.notice("The project's MCP servers (" + file.file() + ") were not started"
                     + (answer.equals(NEVER) ? "; you will not be asked again until the file changes."
                     : "; you will be asked again next session."));
         }
     }
 
     /** The chosen option id; anything but a selection of one of ours counts as "not now". */
-    private String answer(SessionUpdate.ToolCall call) {
-        ObjectNode params = Json.object();
-        ObjectNode toolCall = (ObjectNode) Json.MAPPER.valueToTree(call);
-        toolCall.remove("sessionUpdate");
-        params.set("toolCall", toolCall);
-        ArrayNode options = params.putArray("options");
-        options.addObject().put("optionId", TRUST).put("name", "Trust this project and start them").put("kind", "allow_always");
-        options.addObject().put("optionId", ONCE).put("name", "Start them this time only").put("kind", "allow_once");
-        options.addObject().put("optionId", NOT_NOW).put("name", "Not now").put("kind", "reject_once");
-        options.addObject().put("optionId", NEVER).put("name", "Never for this file").put("kind", "reject_always");
+    private String answer(AgentEvent.ToolCallStarted call) {
+        ApprovalRequest request = new ApprovalRequest(call, List.of(
+                new ApprovalOption(TRUST, "Trust this project and start them", ApprovalOption.Kind.ALLOW_ALWAYS),
+                new ApprovalOption(ONCE, "Start them this time only", ApprovalOption.Kind.ALLOW_ONCE),
+                new ApprovalOption(NOT_NOW, "Not now", ApprovalOption.Kind.REJECT_ONCE),
+                new ApprovalOption(NEVER, "Never for this file", ApprovalOption.Kind.REJECT_ALWAYS)));
         try {
-            JsonNode r = rt.client().call("session/request_permission", params, Cancellation.NONE);
-            JsonNode outcome = r.path("outcome");
-            if (!"selected".equals(outcome.path("outcome").asText())) return NOT_NOW;
-            String option = outcome.path("optionId").asText();
-            return List.of(TRUST, ONCE, NOT_NOW, NEVER).contains(option) ? option : NOT_NOW;
+            ApprovalAnswer a = session.host().askApproval(request, Cancellation.NONE);
+            return a.dismissed() || request.option(a.optionId()).isEmpty() ? NOT_NOW : a.optionId();
         } catch (Exception e) {
             log.info("the project trust question failed ({}); the project's MCP servers stay stopped", e.getClass().getSimpleName());
             return NOT_NOW;

@@ -1,85 +1,263 @@
 package cn.agentao.agent.core;
 
+import cn.agentao.agent.childenv.ChildEnvironment;
+import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.connect.mcp.McpServerSet;
+import cn.agentao.agent.connect.mcp.ProjectMcpFile;
+import cn.agentao.agent.core.content.AvailableCommand;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.Setting;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.content.TurnResult;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.permission.Mode;
-import cn.agentao.agent.protocol.McpServerConfig;
+import cn.agentao.agent.permission.PermissionMemory;
+import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One conversation as this process holds it: where it works, its settings, and its turn slot. At most one
- * turn runs at a time; sessions are independent of each other.
+ * One live conversation, whatever front door serves it: where it works, its settings, its model history, its
+ * host (the door), its tool sources, and its turn slot (at most one turn runs at a time). Sessions come from
+ * {@link SessionService}; a door runs prompts with {@link #prompt} (or {@link #beginTurn} and {@link Turn#run}),
+ * cancels with {@link #cancel}, changes settings with {@link #set}, and ends the session with {@link #close}.
  */
 public final class Session {
+    private static final Logger log = LoggerFactory.getLogger(Session.class);
 
     private final String id;
     private final Path cwd;
     private final List<Path> additionalDirectories;
-    private volatile List<McpServerConfig> mcpServers;
+    private final List<McpServerConfig> mcpServers;
+    private final Host host;
+    private final Engine engine;
+    private final SessionJournal journal;
+    private final Conversation conversation = new Conversation();
+    private final List<ToolSource> toolSources = new CopyOnWriteArrayList<>();
+    private final AtomicReference<Turn> activeTurn = new AtomicReference<>();
+    private final AtomicBoolean sandboxTold = new AtomicBoolean();
+    private final List<String> heldNotices = new ArrayList<>(); // guarded by this
+    private boolean ready; // guarded by this
     private volatile String modeId = Mode.DEFAULT.id();
     private volatile Mode permissionMode = Mode.DEFAULT;
     private volatile String model;
     private volatile String thoughtLevel;
     private volatile String title;
-    private final AtomicReference<Turn> activeTurn = new AtomicReference<>();
+    private volatile boolean titled;
     private volatile boolean closed;
+    private volatile PermissionMemory permissions = new PermissionMemory();
+    private volatile McpServerSet mcp;
+    private volatile ChildEnvironment children;
+    private volatile ProjectMcpFile pendingTrustQuestion;
+    private volatile Runnable onClose = () -> { };
 
-    public Session(String id, Path cwd, List<Path> additionalDirectories, List<McpServerConfig> mcpServers) {
+    Session(String id, SessionService.Spec spec, Host host, Engine engine, SessionJournal journal) {
         this.id = id;
-        this.cwd = cwd;
-        this.additionalDirectories = List.copyOf(additionalDirectories);
-        this.mcpServers = List.copyOf(mcpServers);
+        this.cwd = spec.cwd();
+        this.additionalDirectories = List.copyOf(spec.additionalDirectories());
+        this.mcpServers = List.copyOf(spec.mcpServers());
+        this.host = host;
+        this.engine = engine;
+        this.journal = journal;
     }
+
+    // ---------------------------------------------------------------- for front doors
 
     public String id() { return id; }
     public Path cwd() { return cwd; }
     public List<Path> additionalDirectories() { return additionalDirectories; }
     public List<McpServerConfig> mcpServers() { return mcpServers; }
-    public void mcpServers(List<McpServerConfig> servers) { this.mcpServers = List.copyOf(servers); }
+    public Host host() { return host; }
+    /** The current mode (permission preset) id. */
     public String modeId() { return modeId; }
-    public void modeId(String modeId) { this.modeId = modeId; }
-    /** The permission preset in force: the last preset mode set (a non-preset mode id leaves it as it was). */
-    public Mode permissionMode() { return permissionMode; }
-    public void permissionMode(Mode mode) { this.permissionMode = mode; }
+    /** {@code provider/model}, or null when no model is configured. */
     public String model() { return model; }
-    public void model(String model) { this.model = model; }
     public String thoughtLevel() { return thoughtLevel; }
-    public void thoughtLevel(String level) { this.thoughtLevel = level; }
+    /** The title (from the first prompt, or restored), or null. */
     public String title() { return title; }
-    public void title(String title) { this.title = title; }
     public boolean isClosed() { return closed; }
 
-    /** A running turn: its cancellation. */
-    public static final class Turn {
-        private final CancellationSource cancellation = new CancellationSource();
-        public CancellationSource cancellation() { return cancellation; }
-    }
+    /**
+     * The door's user knows the session now (ACP: after the session/new answer went out): notices held until then
+     * are shown, the command list is sent, and a pending question (trust this project's MCP servers?) is asked.
+     * Until it is called, events other than notices may already be emitted (a replay).
+     */
+    public void ready() { engine.ready(this); }
 
-    /** Reserves the turn slot, or returns null when a turn is already running. */
-    public Turn tryBeginTurn() {
+    /** Reserves the turn slot; {@link CoreException.Busy} when a turn is already running. */
+    public Turn beginTurn() throws CoreException.Busy {
         Turn turn = new Turn();
-        return activeTurn.compareAndSet(null, turn) ? turn : null;
+        if (closed || !activeTurn.compareAndSet(null, turn)) {
+            throw new CoreException.Busy("session " + id + " already has an active turn");
+        }
+        return turn;
     }
 
-    public void endTurn(Turn turn) {
-        activeTurn.compareAndSet(turn, null);
+    /**
+     * Runs one prompt turn (a slash command, or a conversation with the model and its tools) and returns how it
+     * ended. Events stream to the host meanwhile. {@code cancel} (or {@link #cancel()}) ends it early with
+     * {@code cancelled}.
+     */
+    public TurnResult prompt(List<ContentBlock> prompt, Cancellation cancel) throws CoreException.Busy {
+        Turn turn = beginTurn();
+        try (Cancellation.Registration ignored = cancel.onCancel(turn.cancellation()::cancel)) {
+            return turn.run(prompt);
+        }
     }
 
-    public boolean hasActiveTurn() { return activeTurn.get() != null; }
-
-    /** Cancels the running turn, if any; a cancel with nothing running leaves no trace. */
-    public boolean cancelTurn() {
+    /** Cancels the running turn, if any; a cancel with nothing running leaves no trace. Returns whether one ran. */
+    public boolean cancel() {
         Turn turn = activeTurn.get();
         if (turn == null) return false;
         turn.cancellation().cancel();
         return true;
     }
 
-    /** Marks the session closed and cancels its turn. */
+    public boolean hasActiveTurn() { return activeTurn.get() != null; }
+
+    /** The settings (mode, model, thought level) with their current values and choices. */
+    public List<Setting> settings() { return engine.settings().describe(this); }
+
+    /** Changes a setting (see {@link Setting} ids) for the next turn; emits the changes. */
+    public void set(String settingId, String value) throws CoreException {
+        engine.settings().set(this, settingId, value);
+    }
+
+    /** Switches the mode (permission preset); unknown ids are refused naming the valid ones. */
+    public void setMode(String modeId) throws CoreException { engine.settings().setMode(this, modeId); }
+
+    /** A model for the current provider ("model") or another ("provider/model"); returns the model id now active. */
+    public String setModel(String model) throws CoreException { return engine.settings().setBareModel(this, model); }
+
+    /** The slash commands the user can run: built-ins, the user's prompt templates, the MCP servers' prompts. */
+    public List<AvailableCommand> commands() { return engine.commands(this); }
+
+    /** Adds a tool source for this session only (after the process-wide ones); its tools join at the next model call. */
+    public void addToolSource(ToolSource source) { toolSources.add(source); }
+
+    public void removeToolSource(ToolSource source) { toolSources.remove(source); }
+
+    /** Shows a message outside any answer (held until {@link #ready()}); it is logged too. */
+    public void notice(String text) {
+        log.warn("session {}: {}", id, text);
+        synchronized (this) {
+            if (!ready) {
+                heldNotices.add(text);
+                return;
+            }
+        }
+        emit(new AgentEvent.Notice(text));
+    }
+
+    /** Ends the session here: cancels its turn, stops its MCP servers, closes its record (the saved session stays). */
     public void close() {
+        if (closed) return;
         closed = true;
-        cancelTurn();
+        cancel();
+        onClose.run();
+        McpServerSet servers = mcp;
+        if (servers != null) servers.close();
+        journal.close();
+    }
+
+    /** A running turn: its cancellation, and the prompt it runs. */
+    public final class Turn {
+        private final CancellationSource cancellation = new CancellationSource();
+        private final StringBuilder text = new StringBuilder(); // guarded by this
+        private volatile TurnResult.Usage usage;
+
+        private Turn() { }
+
+        private synchronized void observe(AgentEvent e) {
+            if (e instanceof AgentEvent.MessageChunk m && m.content() instanceof ContentBlock.Text t) text.append(t.text());
+            else if (e instanceof AgentEvent.UsageChanged u) usage = new TurnResult.Usage(u.used(), u.size());
+        }
+
+        public CancellationSource cancellation() { return cancellation; }
+
+        /** Runs the prompt in this turn and frees the slot. */
+        public TurnResult run(List<ContentBlock> prompt) {
+            try {
+                StopReason reason = engine.runTurn(Session.this, prompt, cancellation);
+                synchronized (this) {
+                    return new TurnResult(reason, usage, text.toString());
+                }
+            } finally {
+                activeTurn.compareAndSet(this, null);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- for the core
+
+    void onClose(Runnable r) { this.onClose = r; }
+
+    /** Shows an event through the host; the running turn keeps its answer text and usage for its result. */
+    void emit(AgentEvent e) {
+        Turn t = activeTurn.get();
+        if (t != null) t.observe(e);
+        host.emit(e);
+    }
+    void modeId(String modeId) { this.modeId = modeId; }
+    /** The permission preset in force: the last preset mode set. */
+    Mode permissionMode() { return permissionMode; }
+    void permissionMode(Mode mode) { this.permissionMode = mode; }
+    void model(String model) { this.model = model; }
+    void thoughtLevel(String level) { this.thoughtLevel = level; }
+    void title(String title) { this.title = title; }
+    SessionJournal journal() { return journal; }
+    Conversation conversation() { return conversation; }
+    List<ToolSource> toolSources() { return toolSources; }
+    PermissionMemory permissions() { return permissions; }
+    void permissions(PermissionMemory restored) { this.permissions = restored; }
+    /** The session's MCP servers, or null when it has none. */
+    McpServerSet mcp() { return mcp; }
+    void mcp(McpServerSet servers) { this.mcp = servers; }
+
+    /** The environment of the session's commands and stdio MCP servers. */
+    ChildEnvironment children() {
+        ChildEnvironment c = children;
+        return c != null ? c : ChildEnvironment.ofAgent(cwd == null ? List.of() : List.of(cwd));
+    }
+
+    void children(ChildEnvironment environment) { this.children = environment; }
+
+    ProjectMcpFile pendingTrustQuestion() { return pendingTrustQuestion; }
+    void pendingTrustQuestion(ProjectMcpFile file) { this.pendingTrustQuestion = file; }
+
+    synchronized ProjectMcpFile takePendingTrustQuestion() {
+        ProjectMcpFile f = pendingTrustQuestion;
+        pendingTrustQuestion = null;
+        return f;
+    }
+
+    /** Marks the session ready; returns the notices held until then. */
+    synchronized List<String> markReady() {
+        ready = true;
+        List<String> out = List.copyOf(heldNotices);
+        heldNotices.clear();
+        return out;
+    }
+
+    synchronized boolean isReady() { return ready; }
+
+    /** True the first time it is called: the session's first command says how commands are sandboxed. */
+    boolean claimSandboxStatus() { return sandboxTold.compareAndSet(false, true); }
+
+    /** True the first time it is called: the session gets its title from its first prompt. */
+    boolean claimTitle() {
+        if (titled || title != null) return false;
+        titled = true;
+        return true;
     }
 }

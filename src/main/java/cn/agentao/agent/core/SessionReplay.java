@@ -1,10 +1,10 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.PlanEntry;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.ToolCallStatus;
+import cn.agentao.agent.core.content.PlanEntry;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.content.ToolCallStatus;
 import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.store.StoredSession;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -24,13 +24,13 @@ import java.util.Map;
 
 /**
  * Rebuilds a saved session from its records: the model history, the settings, and the updates that show the
- * conversation again (user and agent text, thoughts, each tool call once with its final state, the last plan).
+ * conversation again as events (user and agent text, thoughts, each tool call once with its final state, the last plan).
  */
 public final class SessionReplay {
     private static final Logger log = LoggerFactory.getLogger(SessionReplay.class);
 
     /** What a load restores. {@code state} is the latest settings snapshot (null if none was written). */
-    public record Restored(List<ChatMessage> history, ObjectNode state, String title, List<SessionUpdate> updates) {}
+    public record Restored(List<ChatMessage> history, ObjectNode state, String title, List<AgentEvent> events) {}
 
     private SessionReplay() {}
 
@@ -51,24 +51,24 @@ public final class SessionReplay {
                 });
             }
         }
-        List<SessionUpdate> updates = new ArrayList<>();
+        List<AgentEvent> updates = new ArrayList<>();
         for (ObjectNode r : stored.records()) {
             try {
                 switch (r.path("type").asText()) {
                     case RecordTypes.USER_MESSAGE -> {
                         List<ContentBlock> blocks = new ArrayList<>();
                         for (JsonNode b : r.path("content")) blocks.add(block(b));
-                        blocks.forEach(b -> updates.add(new SessionUpdate.UserMessageChunk(b)));
+                        blocks.forEach(b -> updates.add(new AgentEvent.UserMessage(b)));
                         if (!r.path("local").asBoolean(false)) history.add(TurnRunner.userMessage(blocks));
                     }
-                    case RecordTypes.AGENT_CHUNK -> updates.add(new SessionUpdate.AgentMessageChunk(block(r.path("content"))));
-                    case RecordTypes.THOUGHT_CHUNK -> updates.add(new SessionUpdate.AgentThoughtChunk(block(r.path("content"))));
+                    case RecordTypes.AGENT_CHUNK -> updates.add(new AgentEvent.MessageChunk(block(r.path("content"))));
+                    case RecordTypes.THOUGHT_CHUNK -> updates.add(new AgentEvent.ThoughtChunk(block(r.path("content"))));
                     case RecordTypes.MODEL_MESSAGE -> {
                         ChatMessage m = ChatMessageJson.fromJson(r.path("message").asText());
                         history.add(m);
                         if (m instanceof AiMessage ai) {
-                            if (ai.thinking() != null && !ai.thinking().isEmpty()) updates.add(SessionUpdate.AgentThoughtChunk.text(ai.thinking()));
-                            if (ai.text() != null && !ai.text().isEmpty()) updates.add(SessionUpdate.AgentMessageChunk.text(ai.text()));
+                            if (ai.thinking() != null && !ai.thinking().isEmpty()) updates.add(AgentEvent.ThoughtChunk.text(ai.thinking()));
+                            if (ai.text() != null && !ai.text().isEmpty()) updates.add(AgentEvent.MessageChunk.text(ai.text()));
                         }
                     }
                     case RecordTypes.COMPACTION -> {
@@ -85,7 +85,7 @@ public final class SessionReplay {
                 log.warn("session {}: skipping unreadable record {} ({})", stored.sessionId(), r.path("seq").asLong(), e.toString());
             }
         }
-        if (plan != null) updates.add(new SessionUpdate.Plan(plan));
+        if (plan != null) updates.add(new AgentEvent.PlanChanged(plan));
         return new Restored(repair(history), state, title, updates);
     }
 
@@ -122,12 +122,11 @@ public final class SessionReplay {
     }
 
     /** The tool call as it ended; one left running when the process died shows as failed. */
-    private static SessionUpdate.ToolCall finalToolCall(ObjectNode merged) {
+    private static AgentEvent.ToolCallStarted finalToolCall(ObjectNode merged) {
         ObjectNode c = merged.deepCopy();
         String status = c.path("status").asText("pending");
         if (!status.equals("completed") && !status.equals("failed")) c.put("status", ToolCallStatus.FAILED.wire());
-        c.remove(List.of("type", "seq", "ts"));
-        c.put("sessionUpdate", "tool_call");
-        return (SessionUpdate.ToolCall) Json.MAPPER.convertValue(c, SessionUpdate.class);
+        c.remove(List.of("type", "seq", "ts", "sessionUpdate"));
+        return Json.MAPPER.convertValue(c, AgentEvent.ToolCallStarted.class);
     }
 }

@@ -1,7 +1,6 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.protocol.SessionUpdate.AvailableCommand;
-import cn.agentao.agent.protocol.SessionUpdate.CommandInput;
+import cn.agentao.agent.core.content.AvailableCommand;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,8 +21,8 @@ import java.util.stream.Stream;
 public final class SlashCommands {
     public static final List<AvailableCommand> BUILT_IN = List.of(
             new AvailableCommand("compact", "Summarise older turns to free context", null),
-            new AvailableCommand("model", "Switch the model for the next turn", new CommandInput("provider/model")),
-            new AvailableCommand("mode", "Switch the permission mode", new CommandInput("read-only | workspace-write | full-access | plan")),
+            new AvailableCommand("model", "Switch the model for the next turn", "provider/model"),
+            new AvailableCommand("mode", "Switch the permission mode", "read-only | workspace-write | full-access | plan"),
             new AvailableCommand("help", "List the commands", null));
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
@@ -89,7 +88,7 @@ public final class SlashCommands {
 
     public static List<AvailableCommand> advertised(Map<String, UserCommand> user) {
         List<AvailableCommand> all = new ArrayList<>(BUILT_IN);
-        for (UserCommand c : user.values()) all.add(new AvailableCommand(c.name(), c.description(), new CommandInput("arguments")));
+        for (UserCommand c : user.values()) all.add(new AvailableCommand(c.name(), c.description(), "arguments"));
         return all;
     }
 }

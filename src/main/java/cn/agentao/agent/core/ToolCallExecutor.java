@@ -8,20 +8,27 @@ import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.permission.Verdict;
 import cn.agentao.agent.permission.Workspace;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.PlanEntry;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.ToolCallContent;
-import cn.agentao.agent.protocol.ToolCallStatus;
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.PlanEntry;
+import cn.agentao.agent.core.content.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallStatus;
+import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.sandbox.Confinement;
 import cn.agentao.agent.sandbox.SandboxPolicy;
 import cn.agentao.agent.sandbox.Sandboxes;
-import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.tools.SandboxedInvocation;
 import cn.agentao.agent.tools.SimpleToolContext;
 import cn.agentao.agent.tools.TodoWriteTool;
 import cn.agentao.agent.tools.Tool;
 import cn.agentao.agent.tools.ToolEnvironment;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.ApprovalAnswer;
+import cn.agentao.agent.core.host.ApprovalOption;
+import cn.agentao.agent.core.host.ApprovalRequest;
+import cn.agentao.agent.core.host.HostEnvironment;
+import cn.agentao.agent.core.host.Question;
+import cn.agentao.agent.core.tool.BuiltinTools;
+import cn.agentao.agent.core.tool.ToolSource;
+import cn.agentao.agent.core.tool.ToolSources;
 import cn.agentao.agent.tools.ToolException;
 import cn.agentao.agent.tools.ToolInvocation;
 import cn.agentao.agent.tools.ToolRegistry;
@@ -29,10 +36,7 @@ import cn.agentao.agent.tools.ToolResult;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,16 +48,17 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Runs the model's tool calls the way the user sees them: {@code tool_call} (pending) → the permission engine →
- * {@code session/request_permission} with the same toolCallId when it asks → {@code in_progress} with bounded,
- * throttled progress → {@code completed} or {@code failed}. Every call ends with a result for the model.
+ * Runs the model's tool calls the way the user sees them: started (pending) → the permission engine → the host's
+ * approval question with the same toolCallId when it asks → {@code in_progress} with bounded, throttled progress →
+ * {@code completed} or {@code failed}. Whatever source a tool comes from, it takes these steps. Every call ends with a
+ * result for the model.
  */
 public final class ToolCallExecutor implements ToolCallRunner {
     private static final Logger log = LoggerFactory.getLogger(ToolCallExecutor.class);
     static final long PROGRESS_INTERVAL_MS = 100;
     static final int MAX_RESULT_CHARS = 100_000;
 
-    private final ToolRegistry registry;
+    private final BuiltinTools builtins;
     private final PermissionEngine permissions;
     private final Sandboxes sandboxes;
 
@@ -63,28 +68,18 @@ public final class ToolCallExecutor implements ToolCallRunner {
     }
 
     public ToolCallExecutor(ToolRegistry registry, PermissionEngine permissions, Sandboxes sandboxes) {
-        this.registry = registry;
+        this.builtins = new BuiltinTools(registry);
         this.permissions = permissions;
         this.sandboxes = sandboxes;
     }
 
-    @Override
-    public List<ToolSpecification> specifications(SessionRuntime runtime) {
-        List<ToolSpecification> specs = new ArrayList<>();
-        for (Tool t : registry.all()) {
-            specs.add(ToolSpecification.builder().name(t.name()).description(t.description())
-                    .parameters(ToolSchemas.objectSchema(t.inputSchema())).build());
-        }
-        if (runtime.mcp() != null) specs.addAll(runtime.mcp().toolSpecifications());
-        return specs;
-    }
+    /** The built-in tools, the first tool source of every session. */
+    public ToolSource builtins() { return builtins; }
 
     @Override
-    public ToolExecutionResultMessage run(SessionRuntime rt, ToolExecutionRequest call, Cancellation cancel) {
+    public ToolExecutionResultMessage run(Session rt, List<ToolSource> sources, ToolExecutionRequest call, Cancellation cancel) {
         String id = call.id() != null && !call.id().isBlank() ? call.id() : "call_" + UUID.randomUUID();
-        Tool tool = registry.find(call.name())
-                .or(() -> rt.mcp() == null ? java.util.Optional.empty() : rt.mcp().tool(call.name()).map(t -> new McpToolAdapter(rt.mcp(), t)))
-                .orElse(null);
+        Tool tool = ToolSources.find(sources, call.name()).orElse(null);
         JsonNode args = parseArgs(call.arguments());
         if (tool == null) {
             return refuse(rt, id, call, ToolKind.OTHER, call.name(), args, "There is no tool named \"" + call.name() + "\".");
@@ -92,11 +87,17 @@ public final class ToolCallExecutor implements ToolCallRunner {
         if (args == null) {
             return refuse(rt, id, call, tool.kind(), tool.name(), null, "The arguments are not valid JSON: " + abbreviate(call.arguments()));
         }
-        Workspace ws = Workspace.of(rt.session().cwd(), rt.session().additionalDirectories());
-        Mode mode = rt.session().permissionMode();
-        ToolEnvironment env = ToolEnvironment.forClient(rt.client().capabilities(),
-                (method, params) -> rt.client().call(method, params, cancel), rt.session().id(), rt.children());
-        SimpleToolContext ctx = SimpleToolContext.of(rt.session().id(), ws, env, cancel, () -> confinement(mode, ws));
+        Workspace ws = Workspace.of(rt.cwd(), rt.additionalDirectories());
+        Mode mode = rt.permissionMode();
+        HostEnvironment here = rt.host().environment();
+        ToolEnvironment env = new ToolEnvironment(here.files(cancel), here.commands(rt.children(), cancel), (question, options) -> {
+            try {
+                return rt.host().askUser(new Question(question, options), cancel);
+            } catch (CancelledException e) {
+                return Optional.empty();
+            }
+        });
+        SimpleToolContext ctx = SimpleToolContext.of(rt.id(), ws, env, cancel, () -> confinement(mode, ws));
         ToolInvocation invocation;
         try {
             invocation = tool.prepare(args, ctx);
@@ -104,14 +105,14 @@ public final class ToolCallExecutor implements ToolCallRunner {
             return refuse(rt, id, call, tool.kind(), tool.name(), args, e.getMessage());
         }
 
-        SessionUpdate.ToolCall started = new SessionUpdate.ToolCall(id, invocation.title(), tool.kind(), ToolCallStatus.PENDING,
+        AgentEvent.ToolCallStarted started = new AgentEvent.ToolCallStarted(id, invocation.title(), tool.kind(), ToolCallStatus.PENDING,
                 null, invocation.locations().isEmpty() ? null : invocation.locations(), args, null);
         show(rt, started);
 
         if (invocation.permission() instanceof PermissionRequest.RunCommand) tellSandboxStatus(rt, mode, ws);
         Optional<Path> target = writeTarget(invocation.permission(), ws);
         Decision decision = permissions.decide(invocation.permission(), mode, ws, rt.permissions());
-        log.debug("session {}: tool call {} ({}) in mode {}: {}", rt.session().id(), id, tool.name(), mode.id(),
+        log.debug("session {}: tool call {} ({}) in mode {}: {}", rt.id(), id, tool.name(), mode.id(),
                 decision.verdict());
         if (decision.verdict() == Verdict.DENY) {
             return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Denied: " + decision.reason())), null,
@@ -125,7 +126,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
                 return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Cancelled while asking for permission.")), null,
                         "Not run: the user cancelled the turn.");
             }
-            log.debug("session {}: tool call {}: the user answered {}", rt.session().id(), id, answer);
+            log.debug("session {}: tool call {}: the user answered {}", rt.id(), id, answer);
             if (!answer.startsWith("allow")) {
                 return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Rejected by the user.")), null,
                         "The user rejected this tool call. Do not retry it; ask the user how to proceed if needed.");
@@ -137,7 +138,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
                     + "nothing was written.";
             return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text(why)), null, "Error: " + why);
         }
-        update(rt, SessionUpdate.ToolCallUpdate.status(id, ToolCallStatus.IN_PROGRESS));
+        update(rt, AgentEvent.ToolCallUpdated.status(id, ToolCallStatus.IN_PROGRESS));
         ThrottledProgress progress = new ThrottledProgress(rt, id);
         long runStart = System.nanoTime();
         ToolResult result = execute(tool, invocation, progress, cancel);
@@ -149,7 +150,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
             return finish(rt, id, call, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
                     "Not run to the end: the user cancelled the turn.");
         }
-        log.debug("session {}: tool call {} ({}) {} in {} ms", rt.session().id(), id, tool.name(),
+        log.debug("session {}: tool call {} ({}) {} in {} ms", rt.id(), id, tool.name(),
                 result.isError() ? "failed" : "completed", (System.nanoTime() - runStart) / 1_000_000);
         TodoWriteTool.planEntries(result.rawOutput()).ifPresent(entries -> showPlan(rt, entries));
         ToolCallStatus status = result.isError() ? ToolCallStatus.FAILED : ToolCallStatus.COMPLETED;
@@ -177,7 +178,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
      * the four options, unless the engine refuses or a rule or remembered answer settles it. The model hears both
      * runs, or why there was no second one.
      */
-    private ToolResult offerOutsideSandbox(SessionRuntime rt, SessionUpdate.ToolCall started, Tool tool, SandboxedInvocation inside,
+    private ToolResult offerOutsideSandbox(Session rt, AgentEvent.ToolCallStarted started, Tool tool, SandboxedInvocation inside,
                                            ToolResult failed, Workspace ws, ThrottledProgress progress, Cancellation cancel) {
         ToolInvocation outside = inside.outsideSandbox();
         PermissionRequest request = outside.permission();
@@ -186,7 +187,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
             return withNote(failed, "[Not run outside the sandbox: " + decision.reason() + "]");
         }
         if (decision.verdict() == Verdict.ASK) {
-            SessionUpdate.ToolCall question = new SessionUpdate.ToolCall(started.toolCallId(),
+            AgentEvent.ToolCallStarted question = new AgentEvent.ToolCallStarted(started.toolCallId(),
                     "Run outside the sandbox? " + started.title() + " failed inside it", started.kind(), started.status(),
                     progress.last(List.of()), started.locations(), started.rawInput(), null);
             String answer;
@@ -218,7 +219,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
     }
 
     /** Once per session, on its first command: how commands are confined, logged; or, without a sandbox, a notice. */
-    private void tellSandboxStatus(SessionRuntime rt, Mode mode, Workspace ws) {
+    private void tellSandboxStatus(Session rt, Mode mode, Workspace ws) {
         if (!rt.claimSandboxStatus()) return;
         if (!sandboxes.available()) {
             rt.notice(sandboxes.notice());
@@ -226,42 +227,30 @@ public final class ToolCallExecutor implements ToolCallRunner {
         }
         SandboxPolicy policy = SandboxPolicy.forMode(Mode.WORKSPACE_WRITE, ws.roots()).orElseThrow();
         log.info("session {}: commands run in {} except in full-access mode; in workspace-write {}; in read-only and plan {}",
-                rt.session().id(), sandboxes.sandbox().orElseThrow().kind(), policy.describe(),
+                rt.id(), sandboxes.sandbox().orElseThrow().kind(), policy.describe(),
                 SandboxPolicy.forMode(Mode.READ_ONLY, ws.roots()).orElseThrow().describe());
     }
 
-    /** Asks over ACP with the four standard options; returns the chosen option id, or "reject_once" on anything else. */
-    private String askPermission(SessionRuntime rt, SessionUpdate.ToolCall started, PermissionRequest request, Decision decision,
+    /** Asks the host with the standard options; returns the chosen option id, or "reject_once" on anything else. */
+    private String askPermission(Session rt, AgentEvent.ToolCallStarted started, PermissionRequest request, Decision decision,
                                  Cancellation cancel) throws CancelledException {
         PermissionMemory memory = rt.permissions();
         boolean canRemember = decision.rememberable() && memory.canRemember(request);
-        ObjectNode params = Json.object();
-        ObjectNode toolCall = (ObjectNode) Json.MAPPER.valueToTree(started);
-        toolCall.remove("sessionUpdate");
-        params.set("toolCall", toolCall);
-        ArrayNode options = params.putArray("options");
-        options.addObject().put("optionId", "allow_once").put("name", "Allow once").put("kind", "allow_once");
-        if (canRemember) options.addObject().put("optionId", "allow_always").put("name", "Always allow " + memory.describeScope(request)).put("kind", "allow_always");
-        options.addObject().put("optionId", "reject_once").put("name", "Reject").put("kind", "reject_once");
-        if (canRemember) options.addObject().put("optionId", "reject_always").put("name", "Always reject " + memory.describeScope(request)).put("kind", "reject_always");
-        JsonNode answer;
-        try {
-            answer = rt.client().call("session/request_permission", params, cancel);
-        } catch (CancelledException e) {
-            throw e;
-        } catch (Exception e) {
+        List<ApprovalOption> options = new ArrayList<>();
+        options.add(ApprovalOption.of(ApprovalOption.Kind.ALLOW_ONCE, "Allow once"));
+        if (canRemember) options.add(ApprovalOption.of(ApprovalOption.Kind.ALLOW_ALWAYS, "Always allow " + memory.describeScope(request)));
+        options.add(ApprovalOption.of(ApprovalOption.Kind.REJECT_ONCE, "Reject"));
+        if (canRemember) options.add(ApprovalOption.of(ApprovalOption.Kind.REJECT_ALWAYS, "Always reject " + memory.describeScope(request)));
+        ApprovalRequest question = new ApprovalRequest(started, options);
+        ApprovalAnswer answer = rt.host().askApproval(question, cancel);
+        if (answer.dismissed()) {
             if (cancel.isCancelled()) throw new CancelledException();
-            log.info("permission request for {} failed ({}); treated as rejected", started.toolCallId(), e.getClass().getSimpleName());
-            return "reject_once";
+            return ApprovalOption.Kind.REJECT_ONCE.wire();
         }
-        JsonNode outcome = answer.path("outcome");
-        if (!"selected".equals(outcome.path("outcome").asText())) {
-            if (cancel.isCancelled()) throw new CancelledException();
-            return "reject_once";
-        }
-        String option = outcome.path("optionId").asText();
-        if (!List.of("allow_once", "allow_always", "reject_once", "reject_always").contains(option)) return "reject_once";
-        if (option.endsWith("_always") && canRemember && memory.record(request, option)) rt.saveState();
+        Optional<ApprovalOption> chosen = question.option(answer.optionId());
+        if (chosen.isEmpty()) return ApprovalOption.Kind.REJECT_ONCE.wire();
+        String option = chosen.get().optionId();
+        if (option.endsWith("_always") && canRemember && memory.record(request, option)) SessionRecords.state(rt);
         return option;
     }
 
@@ -275,43 +264,33 @@ public final class ToolCallExecutor implements ToolCallRunner {
         return Workspace.realPath(wp.path().isAbsolute() ? wp.path() : ws.absolutize(wp.path().toString()));
     }
 
-    private ToolExecutionResultMessage refuse(SessionRuntime rt, String id, ToolExecutionRequest call, ToolKind kind, String title,
+    private ToolExecutionResultMessage refuse(Session rt, String id, ToolExecutionRequest call, ToolKind kind, String title,
                                               JsonNode args, String message) {
-        show(rt, new SessionUpdate.ToolCall(id, title, kind, ToolCallStatus.PENDING, null, null, args, null));
+        show(rt, new AgentEvent.ToolCallStarted(id, title, kind, ToolCallStatus.PENDING, null, null, args, null));
         return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text(message)), null, "Error: " + message);
     }
 
     /** The last update of a call and its result for the model, with the session's secrets masked in both. */
-    private ToolExecutionResultMessage finish(SessionRuntime rt, String id, ToolExecutionRequest call, ToolCallStatus status,
+    private ToolExecutionResultMessage finish(Session rt, String id, ToolExecutionRequest call, ToolCallStatus status,
                                               List<ToolCallContent> display, JsonNode rawOutput, String forModel) {
         ToolOutputMask mask = new ToolOutputMask(rt.children().credentials());
-        update(rt, new SessionUpdate.ToolCallUpdate(id, null, null, status, mask.content(display), null, null, mask.json(rawOutput)));
+        update(rt, new AgentEvent.ToolCallUpdated(id, null, null, status, mask.content(display), null, null, mask.json(rawOutput)));
         return ToolExecutionResultMessage.from(call.id() == null ? id : call.id(), call.name(), mask.text(forModel));
     }
 
-    private void show(SessionRuntime rt, SessionUpdate.ToolCall started) {
-        rt.client().update(started);
-        rt.journal().append(RecordTypes.TOOL_CALL, record(started));
+    private void show(Session rt, AgentEvent.ToolCallStarted started) {
+        rt.emit(started);
+        SessionRecords.toolCall(rt, started);
     }
 
-    private void update(SessionRuntime rt, SessionUpdate.ToolCallUpdate u) {
-        rt.client().update(u);
-        if (u.status() == ToolCallStatus.COMPLETED || u.status() == ToolCallStatus.FAILED) {
-            rt.journal().append(RecordTypes.TOOL_CALL_UPDATE, record(u));
-        }
+    private void update(Session rt, AgentEvent.ToolCallUpdated u) {
+        rt.emit(u);
+        if (u.status() == ToolCallStatus.COMPLETED || u.status() == ToolCallStatus.FAILED) SessionRecords.toolCallUpdate(rt, u);
     }
 
-    private void showPlan(SessionRuntime rt, List<PlanEntry> entries) {
-        rt.client().update(new SessionUpdate.Plan(entries));
-        ObjectNode rec = Json.object();
-        rec.set("entries", Json.MAPPER.valueToTree(entries));
-        rt.journal().append(RecordTypes.PLAN, rec);
-    }
-
-    private static ObjectNode record(SessionUpdate u) {
-        ObjectNode rec = Json.MAPPER.valueToTree(u);
-        rec.remove("sessionUpdate");
-        return rec;
+    private void showPlan(Session rt, List<PlanEntry> entries) {
+        rt.emit(new AgentEvent.PlanChanged(entries));
+        SessionRecords.plan(rt, entries);
     }
 
     private static JsonNode parseArgs(String raw) {
@@ -338,14 +317,14 @@ public final class ToolCallExecutor implements ToolCallRunner {
 
     /** Sends progress at most every {@value #PROGRESS_INTERVAL_MS} ms; the tools keep what they send bounded. */
     private final class ThrottledProgress implements cn.agentao.agent.tools.ToolProgress {
-        private final SessionRuntime rt;
+        private final Session rt;
         private final String id;
         private long lastSent;
         private volatile List<ToolCallContent> latest;
 
         private final ToolOutputMask mask;
 
-        ThrottledProgress(SessionRuntime rt, String id) {
+        ThrottledProgress(Session rt, String id) {
             this.rt = rt;
             this.id = id;
             this.mask = new ToolOutputMask(rt.children().credentials());
@@ -357,7 +336,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
             long now = System.currentTimeMillis();
             if (now - lastSent < PROGRESS_INTERVAL_MS) return;
             lastSent = now;
-            update(rt, new SessionUpdate.ToolCallUpdate(id, null, null, ToolCallStatus.IN_PROGRESS, latest, null, null, null));
+            update(rt, new AgentEvent.ToolCallUpdated(id, null, null, ToolCallStatus.IN_PROGRESS, latest, null, null, null));
         }
 
         List<ToolCallContent> last(List<ToolCallContent> fallback) {

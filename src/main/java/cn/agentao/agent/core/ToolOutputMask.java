@@ -1,8 +1,8 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.childenv.Credentials;
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.ToolCallContent;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.ToolCallContent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -7,9 +7,12 @@ import cn.agentao.agent.model.ModelException;
 import cn.agentao.agent.model.ModelRequest;
 import cn.agentao.agent.model.ModelResponse;
 import cn.agentao.agent.model.ModelStreamListener;
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.StopReason;
+import cn.agentao.agent.model.TokenCount;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.tool.ToolSource;
+import cn.agentao.agent.core.tool.ToolSources;
 import cn.agentao.agent.util.Cancellation;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
@@ -26,6 +29,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One prompt turn: the user's message goes to the model, its text and reasoning stream to the client, its
@@ -35,55 +39,60 @@ import java.util.List;
 final class TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
 
-    private final Engine engine;
+    private final ModelSettings settings;
+    private final Compaction compaction;
     private final ToolCallRunner tools;
+    private final Function<Session, List<ToolSource>> sources;
     private final int maxModelCalls;
 
-    TurnRunner(Engine engine, ToolCallRunner tools, int maxModelCalls) {
-        this.engine = engine;
+    TurnRunner(ModelSettings settings, Compaction compaction, ToolCallRunner tools,
+               Function<Session, List<ToolSource>> sources, int maxModelCalls) {
+        this.settings = settings;
+        this.compaction = compaction;
         this.tools = tools;
+        this.sources = sources;
         this.maxModelCalls = maxModelCalls;
     }
 
-    StopReason run(SessionRuntime rt, List<ContentBlock> prompt, Cancellation cancel) {
-        SessionClient client = rt.client();
+    StopReason run(Session rt, List<ContentBlock> prompt, Cancellation cancel) {
         rt.conversation().add(userMessage(prompt));
-        engine.recordUserPrompt(rt, prompt);
-        ModelChoice choice = engine.currentChoice(rt.session());
-        ModelClient model = engine.modelClient(rt.session(), choice);
-        List<ToolSpecification> specs = tools.specifications(rt);
-        String system = ProjectInstructions.systemPrompt(rt.session().cwd(), rt.session().additionalDirectories());
+        SessionRecords.userPrompt(rt, prompt);
+        ModelChoice choice = settings.currentChoice(rt);
+        ModelClient model = settings.modelClient(rt, choice);
+        String system = ProjectInstructions.systemPrompt(rt.cwd(), rt.additionalDirectories());
 
         for (int call = 0; call < maxModelCalls; call++) {
             if (cancel.isCancelled()) return StopReason.CANCELLED;
-            engine.compactIfNeeded(rt, choice, cancel);
+            compaction.compactIfNeeded(rt, choice, cancel);
+            List<ToolSource> available = sources.apply(rt);
+            List<ToolSpecification> specs = ToolSources.specifications(available);
             List<ChatMessage> messages = new ArrayList<>();
             messages.add(SystemMessage.from(system));
             messages.addAll(rt.conversation().snapshot());
             ModelResponse response;
-            StreamForwarder forwarder = new StreamForwarder(client);
+            StreamForwarder forwarder = new StreamForwarder(rt);
             long started = System.nanoTime();
-            log.debug("session {}: model call {} to {} ({} messages, {} tools)", rt.session().id(), call + 1, choice.value(),
+            log.debug("session {}: model call {} to {} ({} messages, {} tools)", rt.id(), call + 1, choice.value(),
                     messages.size(), specs.size());
             try {
-                response = model.stream(new ModelRequest(messages, specs, engine.reasoningEffort(rt.session())), forwarder, cancel);
-                log.debug("session {}: model call {} answered in {} ms: finish {}, {} tool calls, usage {}", rt.session().id(),
+                response = model.stream(new ModelRequest(messages, specs, settings.reasoningEffort(rt)), forwarder, cancel);
+                log.debug("session {}: model call {} answered in {} ms: finish {}, {} tool calls, usage {}", rt.id(),
                         call + 1, (System.nanoTime() - started) / 1_000_000, response.finish(),
                         response.message().hasToolExecutionRequests() ? response.message().toolExecutionRequests().size() : 0,
                         response.usage());
             } catch (ModelException e) {
-                forwarder.flushRecord(rt, engine);
+                forwarder.flushRecord(rt);
                 if (e.kind() == ModelException.Kind.CANCELLED || cancel.isCancelled()) return StopReason.CANCELLED;
                 log.warn("model call failed: {} (HTTP {})", e.kind(), e.httpStatus());
                 String text = (forwarder.wroteText() ? "\n\n" : "") + "Error: " + e.userMessage();
-                client.update(SessionUpdate.AgentMessageChunk.text(text));
-                engine.recordAgentText(rt, text);
+                rt.emit(AgentEvent.MessageChunk.text(text));
+                SessionRecords.agentText(rt, text);
                 return StopReason.END_TURN;
             }
             AiMessage ai = wellFormed(response.message());
             rt.conversation().add(ai);
-            engine.recordModelMessage(rt, ai);
-            engine.reportUsage(rt, choice, response.usage());
+            SessionRecords.modelMessage(rt, ai);
+            reportUsage(rt, choice, response.usage());
             if (cancel.isCancelled()) {
                 closeToolCalls(rt, ai, "cancelled by the user");
                 return StopReason.CANCELLED;
@@ -101,14 +110,19 @@ final class TurnRunner {
                     closeToolCalls(rt, calls.subList(i, calls.size()), "cancelled by the user");
                     return StopReason.CANCELLED;
                 }
-                ToolExecutionResultMessage result = tools.run(rt, calls.get(i), cancel);
+                ToolExecutionResultMessage result = tools.run(rt, available, calls.get(i), cancel);
                 rt.conversation().add(result);
-                engine.recordModelMessage(rt, result);
+                SessionRecords.modelMessage(rt, result);
             }
             if (cancel.isCancelled()) return StopReason.CANCELLED;
             if (response.finish() == FinishKind.LENGTH && calls.isEmpty()) return StopReason.MAX_TOKENS;
         }
         return StopReason.MAX_TURN_REQUESTS;
+    }
+
+    private void reportUsage(Session rt, ModelChoice choice, TokenCount usage) {
+        long used = usage != null && usage.total() > 0 ? usage.total() : rt.conversation().estimateTokens();
+        rt.emit(new AgentEvent.UsageChanged(used, settings.contextWindow(rt, choice), null));
     }
 
     /**
@@ -135,15 +149,15 @@ final class TurnRunner {
     }
 
     /** Every tool call the model asked for gets a result, so the history stays valid for the next turn. */
-    private void closeToolCalls(SessionRuntime rt, AiMessage ai, String why) {
+    private void closeToolCalls(Session rt, AiMessage ai, String why) {
         if (ai.hasToolExecutionRequests()) closeToolCalls(rt, ai.toolExecutionRequests(), why);
     }
 
-    private void closeToolCalls(SessionRuntime rt, List<ToolExecutionRequest> calls, String why) {
+    private void closeToolCalls(Session rt, List<ToolExecutionRequest> calls, String why) {
         for (ToolExecutionRequest c : calls) {
             ToolExecutionResultMessage r = ToolExecutionResultMessage.from(c, "Not run: " + why + ".");
             rt.conversation().add(r);
-            engine.recordModelMessage(rt, r);
+            SessionRecords.modelMessage(rt, r);
         }
     }
 
@@ -170,34 +184,34 @@ final class TurnRunner {
 
     /** Streams model output to the client as it arrives; remembers the text for the session record. */
     static final class StreamForwarder implements ModelStreamListener {
-        private final SessionClient client;
+        private final Session session;
         private final StringBuilder text = new StringBuilder();
         private final StringBuilder thought = new StringBuilder();
 
-        StreamForwarder(SessionClient client) {
-            this.client = client;
+        StreamForwarder(Session session) {
+            this.session = session;
         }
 
         @Override
         public void onText(String delta) {
             if (delta == null || delta.isEmpty()) return;
             text.append(delta);
-            client.update(SessionUpdate.AgentMessageChunk.text(delta));
+            session.emit(AgentEvent.MessageChunk.text(delta));
         }
 
         @Override
         public void onReasoning(String delta) {
             if (delta == null || delta.isEmpty()) return;
             thought.append(delta);
-            client.update(SessionUpdate.AgentThoughtChunk.text(delta));
+            session.emit(AgentEvent.ThoughtChunk.text(delta));
         }
 
         boolean wroteText() { return text.length() > 0; }
 
         /** After a failed call: what did stream is kept in the session record. */
-        void flushRecord(SessionRuntime rt, Engine engine) {
-            if (thought.length() > 0) engine.recordThought(rt, thought.toString());
-            if (text.length() > 0) engine.recordAgentText(rt, text.toString());
+        void flushRecord(Session rt) {
+            if (thought.length() > 0) SessionRecords.thought(rt, thought.toString());
+            if (text.length() > 0) SessionRecords.agentText(rt, text.toString());
         }
     }
 }

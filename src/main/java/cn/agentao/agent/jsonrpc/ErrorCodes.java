@@ -7,8 +7,6 @@ public final class ErrorCodes {
     public static final int METHOD_NOT_FOUND = -32601;
     public static final int INVALID_PARAMS = -32602;
     public static final int INTERNAL_ERROR = -32603;
-    /** ACP: the method needs authentication first. */
-    public static final int AUTH_REQUIRED = -32000;
     /** A session method called before the initialize handshake. */
     public static final int SERVER_NOT_INITIALIZED = -32002;
     /** The request was cancelled with $/cancel_request. */

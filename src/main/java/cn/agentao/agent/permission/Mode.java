@@ -1,9 +1,6 @@
 package cn.agentao.agent.permission;
 
-import cn.agentao.agent.protocol.SessionMode;
-
 import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
 
 /** The permission presets a session can be in; their ids are the ACP {@code modes}. */
@@ -42,15 +39,8 @@ public enum Mode {
     /** True for the modes in which nothing may be changed. */
     public boolean isReadOnly() { return this == READ_ONLY || this == PLAN; }
 
-    public SessionMode toSessionMode() { return new SessionMode(id, displayName, description); }
-
     public static Optional<Mode> fromId(String id) {
         return Arrays.stream(values()).filter(m -> m.id.equals(id)).findFirst();
     }
 
-    /** The ACP {@code modes} state to advertise. */
-    public static SessionMode.State sessionModes(Mode current) {
-        List<SessionMode> all = Arrays.stream(values()).map(Mode::toSessionMode).toList();
-        return new SessionMode.State(current.id, all);
-    }
 }

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Telling text from binary. */
-final class TextFiles {
+public final class TextFiles {
     /** How much of a file is inspected. */
     static final int SNIFF_BYTES = 8192;
 
@@ -21,7 +21,7 @@ final class TextFiles {
         }
     }
 
-    static boolean looksBinary(CharSequence text) {
+    public static boolean looksBinary(CharSequence text) {
         int n = Math.min(text.length(), SNIFF_BYTES);
         for (int i = 0; i < n; i++) if (text.charAt(i) == '\0') return true;
         return false;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.tools;
 
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.ToolKind;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 

@@ -1,7 +1,7 @@
 package cn.agentao.agent.tools;
 
 import cn.agentao.agent.permission.PermissionRequest;
-import cn.agentao.agent.protocol.ToolCallLocation;
+import cn.agentao.agent.core.content.ToolCallLocation;
 
 import java.util.List;
 

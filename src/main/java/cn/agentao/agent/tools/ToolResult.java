@@ -1,6 +1,6 @@
 package cn.agentao.agent.tools;
 
-import cn.agentao.agent.protocol.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallContent;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.List;

@@ -2,9 +2,9 @@ package cn.agentao.agent.tools;
 
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.ToolCallContent;
-import cn.agentao.agent.protocol.ToolCallLocation;
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallLocation;
+import cn.agentao.agent.core.content.ToolKind;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 

@@ -1,6 +1,6 @@
 package cn.agentao.agent.bench;
 
-import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.store.SessionStore;

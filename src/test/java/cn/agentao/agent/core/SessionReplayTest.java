@@ -1,7 +1,7 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.SessionUpdate;
+import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.store.RecordTypes;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SessionWriter;
@@ -43,8 +43,8 @@ class SessionReplayTest {
         assertEquals("Fix it, please.", ((UserMessage) h.get(4)).singleText());
         assertEquals("Calculator test failure", r.title());
         assertEquals("openai/gpt-4.1", r.state().path("model").asText());
-        String agentText = r.updates().stream().filter(u -> u instanceof SessionUpdate.AgentMessageChunk)
-                .map(u -> ((SessionUpdate.AgentMessageChunk) u).content().toString()).reduce("", String::concat);
+        String agentText = r.events().stream().filter(u -> u instanceof AgentEvent.MessageChunk)
+                .map(u -> ((AgentEvent.MessageChunk) u).content().toString()).reduce("", String::concat);
         assertTrue(agentText.contains("I'll run the tests") && agentText.contains("zero divisor") && agentText.contains("HTTP 503"),
                 agentText);
     }
@@ -70,7 +70,7 @@ class SessionReplayTest {
         SessionReplay.Restored r = SessionReplay.restore(store.read("big"));
         assertEquals(2, r.history().size(), "the compaction replaced the history");
         assertEquals("summary " + big, ((UserMessage) r.history().get(0)).singleText());
-        assertTrue(r.updates().stream().anyMatch(u -> u instanceof SessionUpdate.AgentMessageChunk a
+        assertTrue(r.events().stream().anyMatch(u -> u instanceof AgentEvent.MessageChunk a
                 && a.content().toString().length() > big.length()), "the large model reply replays");
     }
 }

@@ -37,8 +37,8 @@ class NativeMetadataTest {
         Set<String> required = NativeMetadata.requiredTypes();
         // One of each kind: a sealed protocol type and its subtypes, a nested record reached through a component,
         // an MCP schema record, a LangChain4j message saved with sessions.
-        for (String t : java.util.List.of("cn.agentao.agent.protocol.SessionUpdate",
-                "cn.agentao.agent.protocol.SessionUpdate$AgentMessageChunk", "cn.agentao.agent.protocol.PlanEntry",
+        for (String t : java.util.List.of("cn.agentao.agent.door.acp.protocol.SessionUpdate",
+                "cn.agentao.agent.door.acp.protocol.SessionUpdate$AgentMessageChunk", "cn.agentao.agent.core.content.PlanEntry",
                 "io.modelcontextprotocol.spec.McpSchema$CallToolResult", "dev.langchain4j.data.message.UserMessage")) {
             assertTrue(required.contains(t), t + " not found among " + required.size() + " computed types");
         }

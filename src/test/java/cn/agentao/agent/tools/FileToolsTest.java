@@ -1,7 +1,7 @@
 package cn.agentao.agent.tools;
 
 import cn.agentao.agent.permission.PermissionRequest;
-import cn.agentao.agent.protocol.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallContent;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

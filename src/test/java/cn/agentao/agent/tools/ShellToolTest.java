@@ -4,7 +4,7 @@ import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 
 import cn.agentao.agent.permission.PermissionRequest;
-import cn.agentao.agent.protocol.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallContent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,7 +101,7 @@ class ShellToolTest {
     }
 
     private static String textOf(List<ToolCallContent> content) {
-        return ((cn.agentao.agent.protocol.ContentBlock.Text) ((ToolCallContent.Content) content.get(0)).content()).text();
+        return ((cn.agentao.agent.core.content.ContentBlock.Text) ((ToolCallContent.Content) content.get(0)).content()).text();
     }
 
     @Test

@@ -4,7 +4,7 @@ import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallContent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
@@ -13,19 +13,19 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Contexts and helpers for tool tests: real files, real processes. */
-final class ToolTestSupport {
+public final class ToolTestSupport {
     private ToolTestSupport() {}
 
-    static SimpleToolContext context(Path cwd) {
+    public static SimpleToolContext context(Path cwd) {
         return context(cwd, new CancellationSource());
     }
 
-    static SimpleToolContext context(Path cwd, Cancellation cancellation) {
+    public static SimpleToolContext context(Path cwd, Cancellation cancellation) {
         return new SimpleToolContext("s1", cwd, List.of(cwd), new LocalFileAccess(), new LocalCommandRunner(),
                 UserQuestions.UNAVAILABLE, cancellation);
     }
 
-    static JsonNode json(String text) {
+    public static JsonNode json(String text) {
         try {
             return Json.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
@@ -34,7 +34,7 @@ final class ToolTestSupport {
     }
 
     /** Prepares and runs a call with no permission check. */
-    static ToolResult run(Tool tool, ToolContext ctx, String args) throws Exception {
+    public static ToolResult run(Tool tool, ToolContext ctx, String args) throws Exception {
         return tool.prepare(json(args), ctx).run(ToolProgress.NONE);
     }
 
@@ -51,7 +51,7 @@ final class ToolTestSupport {
             if (updates.isEmpty()) return "";
             ToolCallContent c = updates.get(updates.size() - 1).get(0);
             return c instanceof ToolCallContent.Content content
-                    ? ((cn.agentao.agent.protocol.ContentBlock.Text) content.content()).text() : "";
+                    ? ((cn.agentao.agent.core.content.ContentBlock.Text) content.content()).text() : "";
         }
     }
 }

@@ -2,8 +2,8 @@ package cn.agentao.agent.connect.mcp;
 
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.McpServerConfig;
-import cn.agentao.agent.protocol.McpServerConfig.NameValue;
+import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;

@@ -1,7 +1,6 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.protocol.SessionUpdate.AvailableCommand;
-import cn.agentao.agent.protocol.SessionUpdate.CommandInput;
+import cn.agentao.agent.core.content.AvailableCommand;
 import io.modelcontextprotocol.spec.McpSchema;
 
 import java.util.List;
@@ -20,7 +19,7 @@ public record McpPromptCommand(String name, String server, McpSchema.Prompt prom
                 : prompt.title() != null && !prompt.title().isBlank() ? prompt.title() : prompt.name();
         List<McpSchema.PromptArgument> args = arguments();
         return new AvailableCommand(name, about + " (MCP server \"" + server + "\")",
-                args.isEmpty() ? null : new CommandInput(McpPromptArguments.usage(args)));
+                args.isEmpty() ? null : McpPromptArguments.usage(args));
     }
 
     /**

@@ -1,6 +1,6 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.protocol.McpServerConfig;
+import cn.agentao.agent.connect.mcp.McpServerConfig;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package cn.agentao.agent.connect.mcp;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.SessionUpdate.AvailableCommand;
+import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.databind.JsonNode;

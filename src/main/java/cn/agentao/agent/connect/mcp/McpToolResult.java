@@ -1,6 +1,6 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.util.Json;
 import io.modelcontextprotocol.spec.McpSchema;
 

@@ -1,6 +1,6 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.ToolKind;
 import io.modelcontextprotocol.spec.McpSchema;
 
 /**

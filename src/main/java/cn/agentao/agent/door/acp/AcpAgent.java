@@ -1,16 +1,13 @@
 package cn.agentao.agent.door.acp;
 
-import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.MethodTable;
 import cn.agentao.agent.jsonrpc.MethodTable.Dispatch;
 import cn.agentao.agent.jsonrpc.RequestContext;
-import cn.agentao.agent.protocol.ClientCapabilities;
+import cn.agentao.agent.door.acp.protocol.ClientCapabilities;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.core.Session;
-import cn.agentao.agent.core.SessionRegistry;
-import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,20 +24,28 @@ public final class AcpAgent {
     public static final String TITLE = "Agent";
     public static final String EXT_SET_MODEL = "_agentao.cn/set_model";
     public static final String EXT_ASK_USER = "_agentao.cn/ask_user";
+    /** The one authentication method: a model provider configured in the environment or config files. */
+    public static final String AUTH_METHOD_ID = "model-provider-env";
+
+    /** What this build truthfully supports, advertised in initialize. */
+    public record Features(boolean loadSession, boolean sessionStore, boolean mcpHttp, boolean mcpSse) {
+        public static final Features ALL = new Features(true, true, true, true);
+    }
 
     private final JsonRpcEndpoint endpoint;
-    private final Engine engine;
-    private final SessionRegistry sessions = new SessionRegistry();
+    private final SessionService sessions;
+    private final Features features;
     private final String version;
     private volatile ClientCapabilities clientCapabilities = ClientCapabilities.NONE;
 
-    public AcpAgent(InputStream in, OutputStream out, Engine engine, SessionStore store, String resume, String version,
+    public AcpAgent(InputStream in, OutputStream out, SessionService sessions, Features features, String resume, String version,
                     long maxMessageBytes) {
-        this.engine = engine;
+        this.sessions = sessions;
+        this.features = features;
         this.version = version;
         MethodTable table = new MethodTable();
         this.endpoint = new JsonRpcEndpoint(new LineReader(in, maxMessageBytes), new MessageWriter(out), table, maxMessageBytes);
-        SessionSetupHandlers setup = new SessionSetupHandlers(this, store, resume);
+        SessionSetupHandlers setup = new SessionSetupHandlers(this, resume);
         PromptHandlers prompts = new PromptHandlers(this);
         SessionConfigHandlers config = new SessionConfigHandlers(this);
         table.add("initialize", Dispatch.INLINE, false, this::initialize)
@@ -69,17 +74,18 @@ public final class AcpAgent {
     /** Cancels running turns, answers what is pending (bounded by {@code grace}) and releases every session. */
     public void shutdown(Duration grace) {
         endpoint.close();
-        sessions.all().forEach(Session::cancelTurn);
+        sessions.cancelAll();
         endpoint.awaitIdle(grace);
-        sessions.all().forEach(Session::close);
-        engine.close();
+        sessions.close();
         endpoint.flush(Duration.ofMillis(500));
     }
 
-    JsonRpcEndpoint endpoint() { return endpoint; }
-    Engine engine() { return engine; }
-    SessionRegistry sessions() { return sessions; }
-    ClientCapabilities clientCapabilities() { return clientCapabilities; }
+    SessionService sessions() { return sessions; }
+
+    /** The host of session {@code id} on this connection. */
+    AcpHost host(String id) {
+        return new AcpHost(new AcpSessionClient(endpoint, id, clientCapabilities), id);
+    }
 
     private Object initialize(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
@@ -92,19 +98,19 @@ public final class AcpAgent {
         ObjectNode result = Json.object();
         result.put("protocolVersion", 1);
         ObjectNode agentCaps = result.putObject("agentCapabilities");
-        agentCaps.put("loadSession", engine.features().loadSession());
+        agentCaps.put("loadSession", features.loadSession());
         agentCaps.putObject("promptCapabilities").put("image", true).put("audio", false).put("embeddedContext", true);
-        agentCaps.putObject("mcpCapabilities").put("http", engine.features().mcpHttp()).put("sse", engine.features().mcpSse());
+        agentCaps.putObject("mcpCapabilities").put("http", features.mcpHttp()).put("sse", features.mcpSse());
         ObjectNode sessionCaps = agentCaps.putObject("sessionCapabilities");
-        if (engine.features().sessionStore()) {
+        if (features.sessionStore()) {
             sessionCaps.putObject("list");
             sessionCaps.putObject("resume");
             sessionCaps.putObject("close");
             sessionCaps.putObject("delete");
         }
         ArrayNode auth = result.putArray("authMethods");
-        auth.addObject().put("id", Engine.AUTH_METHOD_ID).put("name", "Model provider from the environment")
-                .put("description", engine.authHelp());
+        auth.addObject().put("id", AUTH_METHOD_ID).put("name", "Model provider from the environment")
+                .put("description", sessions.authHelp());
         result.putObject("agentInfo").put("name", NAME).put("title", TITLE).put("version", version);
         ArrayNode extensions = result.putObject("_meta").putArray("_agentao.cn/extensions");
         extensions.addObject().put("method", EXT_SET_MODEL)
@@ -117,11 +123,14 @@ public final class AcpAgent {
     private Object authenticate(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         String methodId = p.requireString("methodId");
-        if (!Engine.AUTH_METHOD_ID.equals(methodId)) {
+        if (!AUTH_METHOD_ID.equals(methodId)) {
             throw JsonRpcException.invalidParams("methodId \"" + methodId + "\" is not one of the advertised authMethods");
         }
-        engine.reloadConfiguration();
-        if (!engine.configured(null)) throw engine.authRequired();
+        sessions.reloadConfiguration();
+        CoreErrors.translated(() -> {
+            sessions.requireConfigured(null);
+            return null;
+        });
         return Json.object();
     }
 }

@@ -1,16 +1,15 @@
 package cn.agentao.agent.door.acp;
 
-import cn.agentao.agent.core.SessionClient;
 import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
-import cn.agentao.agent.protocol.ClientCapabilities;
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.SessionUpdate;
+import cn.agentao.agent.door.acp.protocol.ClientCapabilities;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.door.acp.protocol.SessionUpdate;
 import cn.agentao.agent.util.Cancellation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** A session's view of the ACP connection: its updates become session/update notifications. */
-final class AcpSessionClient implements SessionClient {
+final class AcpSessionClient {
     private final JsonRpcEndpoint endpoint;
     private final String sessionId;
     private final ClientCapabilities capabilities;
@@ -41,7 +40,6 @@ final class AcpSessionClient implements SessionClient {
      * Text and thought deltas are coalesced while the writer is behind (each goes alone when the client keeps
      * up); any other update closes the pending text first, so the order of the stream is kept.
      */
-    @Override
     public void update(SessionUpdate update) {
         if (update instanceof SessionUpdate.AgentMessageChunk c && c.content() instanceof ContentBlock.Text t) {
             streamText(false, t.text());
@@ -76,10 +74,9 @@ final class AcpSessionClient implements SessionClient {
         });
     }
 
-    @Override
     public ClientCapabilities capabilities() { return capabilities; }
 
-    @Override
+    /** Calls a client method for this session and waits for the answer; withdraws it when {@code cancel} fires. */
     public JsonNode call(String method, ObjectNode params, Cancellation cancel) throws Exception {
         if (!params.has("sessionId")) params.put("sessionId", sessionId);
         return endpoint.call(method, params, cancel);

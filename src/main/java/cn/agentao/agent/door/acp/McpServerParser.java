@@ -1,8 +1,8 @@
 package cn.agentao.agent.door.acp;
 
 import cn.agentao.agent.jsonrpc.JsonRpcException;
-import cn.agentao.agent.protocol.McpServerConfig;
-import cn.agentao.agent.protocol.McpServerConfig.NameValue;
+import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.net.URI;

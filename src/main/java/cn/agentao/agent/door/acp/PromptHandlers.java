@@ -1,11 +1,11 @@
 package cn.agentao.agent.door.acp;
 
+import cn.agentao.agent.core.Session;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.RequestContext;
-import cn.agentao.agent.protocol.ContentBlock;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.StopReason;
-import cn.agentao.agent.core.Session;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.List;
@@ -22,30 +22,25 @@ final class PromptHandlers {
         Params p = Params.of(raw);
         String sessionId = p.requireString("sessionId");
         JsonNode promptArray = p.requireArray("prompt");
-        Session session = agent.sessions().require(sessionId);
+        Session session = CoreErrors.translated(() -> agent.sessions().require(sessionId));
         List<ContentBlock> prompt = PromptParser.parse(promptArray);
-        Session.Turn turn = session.tryBeginTurn();
-        if (turn == null) throw JsonRpcException.invalidRequest("session " + sessionId + " already has an active turn");
+        Session.Turn turn = CoreErrors.translated(session::beginTurn);
         ctx.cancellation().onCancel(turn.cancellation()::cancel);
         return RequestContext.defer(() -> {
-            try {
-                StopReason reason = agent.engine().runTurn(session, prompt, turn.cancellation());
-                return Json.object().put("stopReason", reason.wire());
-            } finally {
-                session.endTurn(turn);
-            }
+            TurnResult result = turn.run(prompt);
+            return Json.object().put("stopReason", result.stopReason().wire());
         });
     }
 
     Object cancel(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         String sessionId = p.requireString("sessionId");
-        Session session = agent.sessions().find(sessionId);
+        Session session = agent.sessions().find(sessionId).orElse(null);
         if (session == null) {
             if (ctx.isNotification()) return null;
             throw JsonRpcException.invalidRequest("unknown sessionId: " + sessionId);
         }
-        session.cancelTurn();
+        session.cancel();
         return Json.object();
     }
 }

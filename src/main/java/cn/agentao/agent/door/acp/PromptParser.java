@@ -1,7 +1,7 @@
 package cn.agentao.agent.door.acp;
 
 import cn.agentao.agent.jsonrpc.JsonRpcException;
-import cn.agentao.agent.protocol.ContentBlock;
+import cn.agentao.agent.core.content.ContentBlock;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;

@@ -1,11 +1,10 @@
 package cn.agentao.agent.door.acp;
 
-import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.Session;
+import cn.agentao.agent.core.content.Setting;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.RequestContext;
-import cn.agentao.agent.protocol.ConfigOption;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.core.Session;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -30,35 +29,41 @@ final class SessionConfigHandlers {
 
     Object setMode(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
-        Session session = agent.sessions().require(p.requireString("sessionId"));
+        Session session = session(p);
         String modeId = p.requireNonEmptyString("modeId");
         refuseDuringTurn(session, "change the mode");
-        agent.engine().setMode(session, modeId);
+        CoreErrors.translated(() -> {
+            session.setMode(modeId);
+            return null;
+        });
         return Json.object();
     }
 
     Object setConfigOption(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         p.onlyKeys(CONFIG_KEYS);
-        Session session = agent.sessions().require(p.requireString("sessionId"));
+        Session session = session(p);
         String configId = p.requireString("configId");
         JsonNode value = p.get("value");
         if (value == null) throw JsonRpcException.invalidParams("value is required");
         if (!value.isTextual()) throw JsonRpcException.invalidParams("value must be a string");
         refuseDuringTurn(session, "change " + configId);
-        agent.engine().setConfigOption(session, configId, value.textValue());
+        CoreErrors.translated(() -> {
+            session.set(configId, value.textValue());
+            return null;
+        });
         ObjectNode result = Json.object();
-        result.set("configOptions", Json.MAPPER.valueToTree(agent.engine().configOptions(session)));
+        result.set("configOptions", Json.MAPPER.valueToTree(AcpEvents.configOptions(session.settings())));
         return result;
     }
 
     Object setModel(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         p.onlyKeys(SET_MODEL_KEYS);
-        Session session = agent.sessions().require(p.requireString("sessionId"));
+        Session session = session(p);
         String model = p.requireNonEmptyString("model").strip();
         refuseDuringTurn(session, "switch the model");
-        String active = agent.engine().setBareModel(session, model);
+        String active = CoreErrors.translated(() -> session.setModel(model));
         return Json.object().put("model", active);
     }
 
@@ -66,10 +71,13 @@ final class SessionConfigHandlers {
     Object setSessionModel(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         p.onlyKeys(MODEL_ID_KEYS);
-        Session session = agent.sessions().require(p.requireString("sessionId"));
+        Session session = session(p);
         String modelId = p.requireNonEmptyString("modelId");
-        refuseDuringTurn(session, "change " + Engine.CONFIG_MODEL);
-        agent.engine().setConfigOption(session, Engine.CONFIG_MODEL, modelId);
+        refuseDuringTurn(session, "change " + Setting.MODEL);
+        CoreErrors.translated(() -> {
+            session.set(Setting.MODEL, modelId);
+            return null;
+        });
         return Json.object();
     }
 
@@ -77,21 +85,26 @@ final class SessionConfigHandlers {
     Object listModels(JsonNode raw, RequestContext ctx) throws JsonRpcException {
         Params p = Params.of(raw);
         p.onlyKeys(SESSION_KEYS);
-        Session session = agent.sessions().require(p.requireString("sessionId"));
+        Session session = session(p);
         ObjectNode result = Json.object();
         ArrayNode available = result.putArray("availableModels");
-        ConfigOption picker = agent.engine().configOptions(session).stream()
-                .filter(o -> Engine.CONFIG_MODEL.equals(o.id())).findFirst().orElse(null);
+        Setting picker = session.settings().stream()
+                .filter(o -> Setting.MODEL.equals(o.id())).findFirst().orElse(null);
         if (picker == null) {
             result.putNull("currentModelId");
             return result;
         }
         result.put("currentModelId", picker.currentValue());
-        for (ConfigOption.Choice c : picker.options()) {
+        for (Setting.Choice c : picker.choices()) {
             ObjectNode m = available.addObject().put("modelId", c.value()).put("name", c.name());
             if (c.description() != null) m.put("description", c.description());
         }
         return result;
+    }
+
+    private Session session(Params p) throws JsonRpcException {
+        String id = p.requireString("sessionId");
+        return CoreErrors.translated(() -> agent.sessions().require(id));
     }
 
     private static void refuseDuringTurn(Session session, String what) throws JsonRpcException {

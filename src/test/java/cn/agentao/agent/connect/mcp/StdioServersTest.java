@@ -1,9 +1,9 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.McpServerConfig.NameValue;
-import cn.agentao.agent.protocol.SessionUpdate.AvailableCommand;
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
+import cn.agentao.agent.core.content.AvailableCommand;
+import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 import cn.agentao.agent.util.CancelledException;
@@ -226,7 +226,7 @@ class StdioServersTest {
                 .orElseThrow(() -> new AssertionError(commands.toString()));
         assertTrue(simple.description().startsWith("A prompt with no arguments"), simple.description());
         AvailableCommand args = commands.stream().filter(c -> c.name().equals("mcp.everything.args-prompt")).findFirst().orElseThrow();
-        assertEquals("city=… [state=…]", args.input().hint());
+        assertEquals("city=… [state=…]", args.inputHint());
         assertTrue(commands.stream().allMatch(c -> c.name().matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")), commands.toString());
         assertTrue(set.hasCommand("mcp.everything.simple-prompt"));
 

@@ -2,11 +2,11 @@ package cn.agentao.agent.door.acp;
 
 import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
 import cn.agentao.agent.jsonrpc.MethodTable;
-import cn.agentao.agent.protocol.ClientCapabilities;
+import cn.agentao.agent.door.acp.protocol.ClientCapabilities;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.protocol.SessionUpdate;
-import cn.agentao.agent.protocol.ToolCallStatus;
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.door.acp.protocol.SessionUpdate;
+import cn.agentao.agent.core.content.ToolCallStatus;
+import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
 import com.fasterxml.jackson.databind.JsonNode;

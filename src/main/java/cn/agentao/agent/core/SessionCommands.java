@@ -1,0 +1,109 @@
+package cn.agentao.agent.core;
+
+import cn.agentao.agent.connect.mcp.McpException;
+import cn.agentao.agent.core.content.AvailableCommand;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.model.ModelChoice;
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.CancelledException;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A session's slash commands: which there are (built-ins, the user's prompt templates, the MCP servers' prompts)
+ * and running them. Built-ins are answered here; a template or MCP prompt becomes a prompt for the model.
+ */
+final class SessionCommands {
+    private final Path configDir;
+    private final ModelSettings settings;
+    private final Compaction compaction;
+    private final TurnRunner turns;
+
+    SessionCommands(Path configDir, ModelSettings settings, Compaction compaction, TurnRunner turns) {
+        this.configDir = configDir;
+        this.settings = settings;
+        this.compaction = compaction;
+        this.turns = turns;
+    }
+
+    List<AvailableCommand> available(Session session) {
+        List<AvailableCommand> all = new ArrayList<>(SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir)));
+        if (session.mcp() != null) all.addAll(session.mcp().commands());
+        return all;
+    }
+
+    /** Runs {@code c}; null when no command has its name (the prompt then goes to the model as written). */
+    StopReason run(Session session, SlashCommands.Invocation c, List<ContentBlock> prompt, Cancellation cancel) {
+        switch (c.name()) {
+            case "help" -> {
+                StringBuilder sb = new StringBuilder("Commands:\n");
+                for (AvailableCommand a : available(session)) {
+                    sb.append("- `/").append(a.name()).append(a.inputHint() == null ? "" : " <" + a.inputHint() + ">")
+                            .append("`: ").append(a.description()).append('\n');
+                }
+                say(session, prompt, sb.toString());
+                return StopReason.END_TURN;
+            }
+            case "model" -> {
+                if (c.arguments().isEmpty()) {
+                    say(session, prompt, "Current model: `" + session.model() + "`. Available: "
+                            + String.join(", ", settings.catalog(session.cwd()).choices().stream().map(ModelChoice::value).toList()));
+                    return StopReason.END_TURN;
+                }
+                try {
+                    settings.setModel(session, c.arguments());
+                    say(session, prompt, "Model switched to `" + session.model() + "` for the next turn.");
+                } catch (CoreException e) {
+                    say(session, prompt, "Cannot switch model: " + e.getMessage());
+                }
+                return StopReason.END_TURN;
+            }
+            case "mode" -> {
+                String id = c.arguments();
+                try {
+                    settings.setMode(session, id);
+                    say(session, prompt, "Mode switched to `" + id + "`.");
+                } catch (CoreException e) {
+                    say(session, prompt, "Current mode: `" + session.modeId() + "`. Modes: " + ModelSettings.modeIds() + ".");
+                }
+                return StopReason.END_TURN;
+            }
+            case "compact" -> {
+                SessionRecords.userPrompt(session, prompt, true);
+                boolean done = compaction.compact(session, settings.currentChoice(session), cancel);
+                if (cancel.isCancelled()) return StopReason.CANCELLED;
+                String msg = done ? "Older turns were summarised; the conversation continues from the summary."
+                        : "Nothing to compact yet.";
+                session.emit(AgentEvent.MessageChunk.text(msg));
+                SessionRecords.agentText(session, msg);
+                return StopReason.END_TURN;
+            }
+            default -> {
+                SlashCommands.UserCommand user = SlashCommands.userCommands(session.cwd(), configDir).get(c.name());
+                if (user != null) return turns.run(session, List.of(ContentBlock.text(user.expand(c.arguments()))), cancel);
+                if (session.mcp() == null || !session.mcp().hasCommand(c.name())) return null;
+                String text;
+                try {
+                    text = session.mcp().getPrompt(c.name(), c.arguments(), cancel);
+                } catch (CancelledException e) {
+                    return StopReason.CANCELLED;
+                } catch (McpException e) {
+                    say(session, prompt, "Cannot run /" + c.name() + ": " + e.getMessage());
+                    return StopReason.END_TURN;
+                }
+                return turns.run(session, List.of(ContentBlock.text(text)), cancel);
+            }
+        }
+    }
+
+    /** A command's answer: recorded with the prompt so a replay shows both. */
+    private static void say(Session session, List<ContentBlock> prompt, String text) {
+        SessionRecords.userPrompt(session, prompt, true);
+        session.emit(AgentEvent.MessageChunk.text(text));
+        SessionRecords.agentText(session, text);
+    }
+}

@@ -1,0 +1,247 @@
+package cn.agentao.agent.core;
+
+import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.core.tool.ToolSource;
+import cn.agentao.agent.permission.Mode;
+import cn.agentao.agent.store.Page;
+import cn.agentao.agent.store.SessionBusyException;
+import cn.agentao.agent.store.SessionNotFoundException;
+import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.store.SessionStoreException;
+import cn.agentao.agent.store.SessionSummary;
+import cn.agentao.agent.store.SessionWriter;
+import cn.agentao.agent.store.StoredSession;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The one owner of sessions: creates them, reopens saved ones (replaying them to the host when asked), lists,
+ * closes and deletes them, and keeps the one registry of the sessions live in this process. Every front door
+ * goes through here; none keeps sessions of its own.
+ */
+public final class SessionService implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SessionService.class);
+
+    /** Where a session works: its directory, more workspace roots, and the MCP servers the door asks for. */
+    public record Spec(Path cwd, List<Path> additionalDirectories, List<McpServerConfig> mcpServers) {
+        public Spec {
+            additionalDirectories = additionalDirectories == null ? List.of() : List.copyOf(additionalDirectories);
+            mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
+        }
+
+        public static Spec of(Path cwd) { return new Spec(cwd, List.of(), List.of()); }
+    }
+
+    private final Engine engine;
+    private final SessionStore store;
+    private final ConcurrentHashMap<String, Session> live = new ConcurrentHashMap<>();
+
+    public SessionService(Engine engine, SessionStore store) {
+        this.engine = engine;
+        this.store = store;
+    }
+
+    /** The process-wide parts (configuration, tools) sessions share. */
+    public Engine engine() { return engine; }
+
+    // ---------------------------------------------------------------- configuration
+
+    /** Whether a model provider is configured for sessions in {@code cwd} (null: the process's directory). */
+    public boolean configured(Path cwd) { return engine.settings().configured(cwd); }
+
+    /** {@link CoreException.AuthRequired}, saying how to configure one, unless a model provider is configured for {@code cwd}. */
+    public void requireConfigured(Path cwd) throws CoreException.AuthRequired {
+        if (!configured(cwd)) {
+            throw new CoreException.AuthRequired("Authentication required: no model provider is configured. " + authHelp());
+        }
+    }
+
+    /** How to configure a model provider, for a user who has none. */
+    public String authHelp() { return engine.settings().authHelp(); }
+
+    /** Re-reads environment files and the config file (after a login, say). */
+    public void reloadConfiguration() { engine.settings().reloadConfiguration(); }
+
+    /** The modes (permission presets) a session can be in. */
+    public List<Mode> modes() { return List.of(Mode.values()); }
+
+    /** Adds a tool source for every session (after the built-ins; its tools join at each session's next model call). */
+    public void addToolSource(ToolSource source) { engine.addToolSource(source); }
+
+    public void removeToolSource(ToolSource source) { engine.removeToolSource(source); }
+
+    // ---------------------------------------------------------------- sessions
+
+    /**
+     * A new session, saved as it goes (or, when the store cannot be written, unsaved with a notice saying so). Its
+     * MCP servers are started (waiting a moment for them). Call {@link Session#ready()} once the door's user
+     * knows the session. {@code hostForId} makes the session's host given its new id.
+     */
+    public Session create(Spec spec, Function<String, ? extends Host> hostForId) throws CoreException {
+        requireConfigured(spec.cwd());
+        String id = UUID.randomUUID().toString();
+        Host host = hostForId.apply(id);
+        SessionJournal journal;
+        String unsaved = null;
+        try {
+            journal = new StoreJournal(store.create(id, spec.cwd(), header(spec)));
+        } catch (SessionStoreException e) {
+            // an unusable store must not make the agent unusable: run this session without persistence, and say so
+            journal = SessionJournal.NONE;
+            unsaved = "This conversation is not being saved: " + e.getMessage() + ". To keep conversations, "
+                    + SessionStore.RELOCATE_HINT + ".";
+        }
+        Session session = new Session(id, spec, host, engine, journal);
+        engine.open(session, null);
+        if (unsaved != null) session.notice(unsaved);
+        register(session);
+        return session;
+    }
+
+    /**
+     * Reopens a saved session: takes its lock (refused while it is live anywhere), restores model, mode,
+     * permissions and history, and, with {@code replay}, shows the conversation again through {@code host}
+     * before returning.
+     */
+    public Session reopen(String id, Spec spec, Host host, boolean replay) throws CoreException {
+        if (live.containsKey(id)) throw new CoreException.Busy("session " + id + " is already open");
+        SessionWriter writer;
+        try {
+            writer = store.openForAppend(id);
+        } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
+            throw new CoreException.NotFound("unknown sessionId: " + id);
+        } catch (SessionBusyException e) {
+            throw new CoreException.Busy("session " + id + " is open in another agent process");
+        } catch (SessionStoreException e) {
+            throw new CoreException("session " + id + " cannot be read: " + e.getMessage(), e);
+        }
+        Session session = null;
+        try {
+            StoredSession stored = store.read(id);
+            stored.warnings().forEach(w -> log.warn("session {}: {}", id, w));
+            SessionReplay.Restored restored = SessionReplay.restore(stored);
+            session = new Session(id, spec, host, engine, new StoreJournal(writer));
+            engine.open(session, restored);
+            if (replay) {
+                for (AgentEvent e : restored.events()) host.emit(e);
+                if (session.title() != null) host.emit(new AgentEvent.TitleChanged(session.title(), null));
+            }
+        } catch (RuntimeException e) {
+            if (session != null) session.close();
+            else writer.close();
+            log.error("session {} could not be restored", id, e);
+            throw new CoreException("session " + id + " cannot be restored: " + e.getClass().getSimpleName(), e);
+        }
+        if (live.putIfAbsent(id, session) != null) {
+            session.close();
+            throw new CoreException.Busy("session " + id + " is already open");
+        }
+        Session registered = session;
+        session.onClose(() -> live.remove(id, registered));
+        return session;
+    }
+
+    /** The id of the most recently used saved session of {@code cwd}; {@link CoreException.NotFound} when there is none. */
+    public String latest(Path cwd) throws CoreException {
+        try {
+            return store.latestFor(cwd).orElseThrow(() -> new CoreException.NotFound("there is no saved session for this directory"));
+        } catch (SessionStoreException e) {
+            throw new CoreException.StorageFailed(e.getMessage() + "; " + SessionStore.RELOCATE_HINT, e);
+        }
+    }
+
+    /** The full id of a saved session given its id or a unique prefix of it. */
+    public String resolve(String idOrPrefix) throws CoreException {
+        try {
+            return store.resolvePrefix(idOrPrefix);
+        } catch (SessionNotFoundException e) {
+            throw new CoreException.NotFound(e.getMessage());
+        } catch (SessionStoreException e) {
+            throw new CoreException(e.getMessage(), e);
+        }
+    }
+
+    /** A page of saved sessions, newest first, of {@code cwd} (null: all); {@code cursor} from the previous page. */
+    public Page<SessionSummary> list(Path cwd, String cursor, int limit) throws CoreException {
+        try {
+            return store.list(cwd, cursor, limit);
+        } catch (IllegalArgumentException e) {
+            throw new CoreException.InvalidArgument("cursor is not one this agent gave out");
+        } catch (SessionStoreException e) {
+            throw new CoreException.StorageFailed(e.getMessage() + "; " + SessionStore.RELOCATE_HINT, e);
+        }
+    }
+
+    /** The live session with this id, if any. */
+    public Optional<Session> find(String id) { return Optional.ofNullable(live.get(id)); }
+
+    /** The live session with this id, or {@link CoreException.NotFound} "unknown sessionId: …". */
+    public Session require(String id) throws CoreException.NotFound {
+        Session s = live.get(id);
+        if (s == null) throw new CoreException.NotFound("unknown sessionId: " + id);
+        return s;
+    }
+
+    /** Whether a session with this id is live in this process. */
+    public boolean isLive(String id) { return live.containsKey(id); }
+
+    /** The sessions live in this process. */
+    public Collection<Session> live() { return List.copyOf(live.values()); }
+
+    /** Closes a live session (it stays saved); {@link CoreException.NotFound} when none is live with that id. */
+    public void close(String id) throws CoreException.NotFound {
+        require(id).close();
+    }
+
+    /** Deletes a saved session, closing it first when it is live here. */
+    public void delete(String id) throws CoreException {
+        Session s = live.get(id);
+        if (s != null) s.close();
+        try {
+            if (!store.delete(id)) throw new CoreException.NotFound("unknown sessionId: " + id);
+        } catch (SessionBusyException e) {
+            throw new CoreException.Busy("session " + id + " is open in another agent process");
+        } catch (SessionStoreException e) {
+            throw new CoreException("session " + id + " cannot be deleted: " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) { // not an id the store can hold
+            throw new CoreException.NotFound("unknown sessionId: " + id);
+        }
+    }
+
+    /** Cancels every running turn (a door going away), without closing the sessions. */
+    public void cancelAll() { live.values().forEach(Session::cancel); }
+
+    /** Closes every live session. */
+    @Override
+    public void close() {
+        live.values().forEach(Session::close);
+    }
+
+    private void register(Session session) {
+        live.put(session.id(), session);
+        session.onClose(() -> live.remove(session.id(), session));
+    }
+
+    /** What the store's header keeps besides id and cwd: the extra roots and the MCP servers' names (never their secrets). */
+    private static ObjectNode header(Spec s) {
+        ObjectNode h = Json.object();
+        ArrayNode roots = h.putArray("additionalDirectories");
+        s.additionalDirectories().forEach(d -> roots.add(d.toString()));
+        ArrayNode mcp = h.putArray("mcpServers");
+        s.mcpServers().forEach(m -> mcp.addObject().put("name", m.name()).put("type", m.type()));
+        return h;
+    }
+}

@@ -1,0 +1,78 @@
+package cn.agentao.agent.door.acp;
+
+import cn.agentao.agent.childenv.ChildEnvironment;
+import cn.agentao.agent.core.host.HostEnvironment;
+import cn.agentao.agent.door.acp.protocol.ClientCapabilities;
+import cn.agentao.agent.tools.CommandRunner;
+import cn.agentao.agent.tools.FileAccess;
+import cn.agentao.agent.tools.LocalCommandRunner;
+import cn.agentao.agent.tools.LocalFileAccess;
+import cn.agentao.agent.tools.UserQuestions;
+import cn.agentao.agent.util.Cancellation;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Files, commands and questions of an ACP session: through the client for each capability it advertised, locally otherwise.
+ * Client file reads only with {@code fs.readTextFile}, client writes only with {@code fs.writeTextFile}, client
+ * terminals only with {@code terminal} (and only for commands outside the sandbox: a sandboxed command runs here,
+ * its output streamed as the tool call's content), questions only with the ask-user extension.
+ */
+record AcpEnvironment(ClientCapabilities caps, Calls client, String sessionId) implements HostEnvironment {
+
+    /** A request to the client for this session, withdrawn when {@code cancel} fires. */
+    @FunctionalInterface
+    interface Calls {
+        JsonNode call(String method, ObjectNode params, Cancellation cancel) throws Exception;
+    }
+
+    @Override
+    public FileAccess files(Cancellation turn) {
+        FileAccess local = new LocalFileAccess();
+        FileAccess remote = new ClientFileAccess(requests(turn), sessionId);
+        FileAccess reads = caps.readTextFile() ? remote : local;
+        FileAccess writes = caps.writeTextFile() ? remote : local;
+        return reads == writes ? reads : new SplitFileAccess(reads, writes);
+    }
+
+    @Override
+    public CommandRunner commands(ChildEnvironment children, Cancellation turn) {
+        return caps.terminal()
+                ? new SandboxedHere(new LocalCommandRunner(children), new ClientTerminalRunner(requests(turn), sessionId, children))
+                : new LocalCommandRunner(children);
+    }
+
+    /** Questions through the ask-user extension when the client advertised it; otherwise nobody can answer. */
+    UserQuestions questions(Cancellation turn) {
+        return caps.askUser() ? new ClientUserQuestions(requests(turn), sessionId) : UserQuestions.UNAVAILABLE;
+    }
+
+    /** Requests to the client on behalf of one turn: withdrawn when it is cancelled. */
+    ClientRequests requests(Cancellation turn) {
+        return (method, params) -> client.call(method, params, turn);
+    }
+
+    /** Sandboxed commands run locally (the sandbox is here), the others in the client's terminal. */
+    private record SandboxedHere(CommandRunner local, CommandRunner terminal) implements CommandRunner {
+        @Override
+        public Result run(Spec spec, Listener listener, Cancellation cancellation) throws IOException, InterruptedException {
+            return (spec.sandbox() != null ? local : terminal).run(spec, listener, cancellation);
+        }
+    }
+
+    /** Reads from one place, writes to another. */
+    private record SplitFileAccess(FileAccess reads, FileAccess writes) implements FileAccess {
+        @Override
+        public String readText(Path path, Integer line, Integer limit) throws IOException {
+            return reads.readText(path, line, limit);
+        }
+
+        @Override
+        public void writeText(Path path, String content) throws IOException {
+            writes.writeText(path, content);
+        }
+    }
+}

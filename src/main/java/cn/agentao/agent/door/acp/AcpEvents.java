@@ -1,0 +1,53 @@
+package cn.agentao.agent.door.acp;
+
+import cn.agentao.agent.core.content.AvailableCommand;
+import cn.agentao.agent.core.content.Setting;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.door.acp.protocol.ConfigOption;
+import cn.agentao.agent.door.acp.protocol.SessionMode;
+import cn.agentao.agent.door.acp.protocol.SessionUpdate;
+import cn.agentao.agent.permission.Mode;
+
+import java.util.Arrays;
+import java.util.List;
+
+/** The core's events and settings in ACP's words: one {@code session/update} per event, config options, modes. */
+final class AcpEvents {
+    private AcpEvents() {}
+
+    static SessionUpdate update(AgentEvent event) {
+        return switch (event) {
+            case AgentEvent.MessageChunk m -> new SessionUpdate.AgentMessageChunk(m.content());
+            case AgentEvent.ThoughtChunk t -> new SessionUpdate.AgentThoughtChunk(t.content());
+            case AgentEvent.UserMessage u -> new SessionUpdate.UserMessageChunk(u.content());
+            case AgentEvent.ToolCallStarted c -> new SessionUpdate.ToolCall(c.toolCallId(), c.title(), c.kind(), c.status(),
+                    c.content(), c.locations(), c.rawInput(), c.rawOutput());
+            case AgentEvent.ToolCallUpdated u -> new SessionUpdate.ToolCallUpdate(u.toolCallId(), u.title(), u.kind(), u.status(),
+                    u.content(), u.locations(), u.rawInput(), u.rawOutput());
+            case AgentEvent.PlanChanged p -> new SessionUpdate.Plan(p.entries());
+            case AgentEvent.UsageChanged u -> new SessionUpdate.UsageUpdate(u.used(), u.size(),
+                    u.cost() == null ? null : new SessionUpdate.Cost(u.cost().amount(), u.cost().currency()));
+            case AgentEvent.TitleChanged t -> new SessionUpdate.SessionInfoUpdate(t.title(), t.updatedAt());
+            case AgentEvent.ModeChanged m -> new SessionUpdate.CurrentModeUpdate(m.modeId());
+            case AgentEvent.SettingsChanged s -> new SessionUpdate.ConfigOptionUpdate(configOptions(s.settings()));
+            case AgentEvent.CommandsChanged c -> new SessionUpdate.AvailableCommandsUpdate(c.commands().stream().map(AcpEvents::command).toList());
+            case AgentEvent.Notice n -> SessionUpdate.AgentMessageChunk.text("⚠ " + n.text() + "\n");
+        };
+    }
+
+    static List<ConfigOption> configOptions(List<Setting> settings) {
+        return settings.stream().map(s -> ConfigOption.select(s.id(), s.name(), s.description(), s.category(), s.currentValue(),
+                s.choices().stream().map(c -> new ConfigOption.Choice(c.value(), c.name(), c.description())).toList())).toList();
+    }
+
+    /** The ACP {@code modes} state: the current mode among all. */
+    static SessionMode.State modes(String currentModeId) {
+        List<SessionMode> all = Arrays.stream(Mode.values()).map(m -> new SessionMode(m.id(), m.displayName(), m.description())).toList();
+        return new SessionMode.State(currentModeId, all);
+    }
+
+    private static SessionUpdate.AvailableCommand command(AvailableCommand c) {
+        return new SessionUpdate.AvailableCommand(c.name(), c.description(),
+                c.inputHint() == null ? null : new SessionUpdate.CommandInput(c.inputHint()));
+    }
+}

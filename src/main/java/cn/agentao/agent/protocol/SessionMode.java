@@ -1,7 +1,0 @@
-package cn.agentao.agent.protocol;
-
-import java.util.List;
-
-public record SessionMode(String id, String name, String description) {
-    public record State(String currentModeId, List<SessionMode> availableModes) {}
-}
