@@ -1,6 +1,8 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.door.a2a.A2aServer;
 import cn.agentao.agent.model.ConfigLocations;
@@ -82,16 +84,19 @@ public final class A2aCommand implements Runnable {
             }
             Logging.configure(logLevel, null);
             Path configDir = ConfigLocations.userConfigDir(env);
-            Engine engine = new Engine(env, configDir, new Engine.Features(true, true, true, true), ToolCalls.create(env, configDir));
-            if (!engine.configured(dir)) {
-                spec.commandLine().getErr().println("agent a2a serve: no model provider is configured. " + engine.authHelp());
+            Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
+            SessionService sessions = new SessionService(engine,
+                    new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env)));
+            if (!sessions.configured(dir)) {
+                spec.commandLine().getErr().println("agent a2a serve: no model provider is configured. " + sessions.authHelp());
                 return 2;
             }
+            RemoteAgents remoteAgents = RemoteAgents.fromUserConfig(env, configDir);
+            if (!remoteAgents.isEmpty()) sessions.addToolSource(remoteAgents);
             NetworkGuard guard = ToolCalls.networkGuard(env);
-            SessionStore store = new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
             A2aServer server;
             try {
-                server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, Version.current()), engine, store,
+                server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, Version.current()), sessions, configDir,
                         guard, ToolRegistry.builtins(guard).all());
             } catch (IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent a2a serve: " + e.getMessage());
@@ -104,7 +109,7 @@ public final class A2aCommand implements Runnable {
             CountDownLatch stopped = new CountDownLatch(1);
             Signals.onTerminate(() -> {
                 server.shutdown(Duration.ofSeconds(3));
-                engine.close();
+                sessions.close();
                 stopped.countDown();
             });
             stopped.await();

@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
@@ -94,6 +95,8 @@ public final class AcpLaunch {
         Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
         Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
         SessionService sessions = new SessionService(engine, new SessionStore(sessionsDir));
+        RemoteAgents remoteAgents = RemoteAgents.fromUserConfig(env, configDir);
+        if (!remoteAgents.isEmpty()) sessions.addToolSource(remoteAgents);
         return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
                 options.maxMessageBytes());
     }

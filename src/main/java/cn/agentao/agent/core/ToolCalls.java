@@ -1,7 +1,5 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.connect.a2a.A2aAgentConfig;
-import cn.agentao.agent.connect.a2a.RemoteAgentTool;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;
 import cn.agentao.agent.permission.PermissionRules;
@@ -9,18 +7,13 @@ import cn.agentao.agent.sandbox.Sandboxes;
 import cn.agentao.agent.tools.ToolRegistry;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Builds the process's tool-call runner: the built-in tools under the permission engine and the user's rules, commands
  * in the OS sandbox ({@code AGENT_SANDBOX} from the real environment, never from a project's .env).
  */
 public final class ToolCalls {
-    private static final Logger log = LoggerFactory.getLogger(ToolCalls.class);
     /** Set to 1 to let web_fetch reach loopback and private addresses (off by default). */
     public static final String ALLOW_PRIVATE_NETWORK = "AGENT_ALLOW_PRIVATE_NETWORK";
 
@@ -35,16 +28,7 @@ public final class ToolCalls {
     public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
         NetworkGuard guard = networkGuard(env);
         Sandboxes sandboxes = Sandboxes.fromEnvironment(env);
-        return new ToolCallExecutor(ToolRegistry.builtins(guard).with(remoteAgents(env, configDir)), new PermissionEngine(
+        return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(
                 PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);
-    }
-
-    /** A tool per remote A2A agent in the user's config.json ({@code a2aAgents}); a project file cannot add one. */
-    private static List<RemoteAgentTool> remoteAgents(Map<String, String> env, Path configDir) {
-        List<String> problems = new ArrayList<>();
-        List<RemoteAgentTool> tools = A2aAgentConfig.read(configDir.resolve("config.json"), problems).stream()
-                .map(c -> new RemoteAgentTool(c, env)).toList();
-        problems.forEach(p -> log.warn("configuration: {}", p));
-        return tools;
     }
 }

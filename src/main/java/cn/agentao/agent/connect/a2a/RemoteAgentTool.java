@@ -1,9 +1,9 @@
 package cn.agentao.agent.connect.a2a;
 
 import cn.agentao.agent.permission.PermissionRequest;
-import cn.agentao.agent.protocol.ToolCallContent;
-import cn.agentao.agent.protocol.ToolCallLocation;
-import cn.agentao.agent.protocol.ToolKind;
+import cn.agentao.agent.core.content.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallLocation;
+import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.tools.Tool;
 import cn.agentao.agent.tools.ToolContext;
 import cn.agentao.agent.tools.ToolException;

@@ -1,43 +1,33 @@
 package cn.agentao.agent.door.a2a;
 
-import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Session;
-import cn.agentao.agent.core.SessionReplay;
-import cn.agentao.agent.core.StoreJournal;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.permission.Mode;
-import cn.agentao.agent.store.SessionBusyException;
-import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SessionStoreException;
-import cn.agentao.agent.store.SessionWriter;
-import cn.agentao.agent.util.Json;
 
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Each A2A {@code contextId} is one durable agent session in the same store as editor sessions (its id is the
- * session id): a new context creates one, a known one is reopened with its history, a live one is reused.
+ * session id): a new context creates one, a saved one is reopened with its history, a live one is reused. A
+ * {@code contextId} the caller made up is mapped to a new session for as long as this server runs.
  */
 final class A2aContexts {
-    /** A context's live session and the client its engine talks to. */
-    record Context(Session session, A2aSessionClient client) {
-        String id() { return session.id(); }
-    }
+    /** A context's live session and the host its core talks to. */
+    record Context(String id, Session session, A2aHost host) {}
 
-    private final Engine engine;
-    private final SessionStore store;
-    private final Path cwd;
+    private final SessionService sessions;
+    private final SessionService.Spec spec;
     private final Mode mode;
     private final Map<String, Context> live = new ConcurrentHashMap<>();
 
-    A2aContexts(Engine engine, SessionStore store, Path cwd, Mode mode) {
-        this.engine = engine;
-        this.store = store;
-        this.cwd = cwd;
+    A2aContexts(SessionService sessions, Path cwd, Mode mode) {
+        this.sessions = sessions;
+        this.spec = SessionService.Spec.of(cwd);
         this.mode = mode;
     }
 
@@ -47,44 +37,36 @@ final class A2aContexts {
             Context c = live.get(contextId);
             if (c != null) return c;
         }
-        String id = contextId != null ? contextId : UUID.randomUUID().toString();
-        A2aSessionClient client = new A2aSessionClient();
-        Session session = new Session(id, cwd, List.of(), List.of());
+        A2aHost host = new A2aHost();
+        Session session;
         try {
-            if (contextId != null && store.exists(id)) {
-                SessionWriter writer = store.openForAppend(id);
-                try {
-                    SessionReplay.Restored restored = SessionReplay.restore(store.read(id));
-                    engine.openRestored(session, client, new StoreJournal(writer), restored);
-                } catch (RuntimeException e) {
-                    writer.close();
-                    throw A2aException.invalidParams("context " + id + " cannot be restored: " + e.getClass().getSimpleName());
-                }
-            } else {
-                engine.open(session, client, new StoreJournal(store.create(id, cwd, Json.object().put("door", "a2a"))));
-            }
-        } catch (IllegalArgumentException e) {
-            throw A2aException.invalidParams("contextId \"" + id + "\" is not usable as a session id: " + e.getMessage());
-        } catch (SessionBusyException e) {
-            throw A2aException.invalidRequest("context " + id + " is open in another agent process");
-        } catch (SessionStoreException e) {
-            throw new A2aException(A2aException.INTERNAL_ERROR, "the session store cannot keep context " + id + ": " + e.getMessage());
+            session = contextId != null && isSaved(contextId) ? sessions.reopen(contextId, spec, host, false)
+                    : sessions.create(spec, id -> host);
+            if (!mode.id().equals(session.modeId())) session.setMode(mode.id());
+        } catch (CoreException.Busy e) {
+            throw A2aException.invalidRequest("context " + contextId + " is open elsewhere: " + e.getMessage());
+        } catch (CoreException e) {
+            throw new A2aException(A2aException.INTERNAL_ERROR, e.getMessage());
         }
-        session.modeId(mode.id());
-        session.permissionMode(mode);
-        Context c = new Context(session, client);
-        live.put(id, c);
+        session.ready();
+        Context c = new Context(contextId != null ? contextId : session.id(), session, host);
+        live.put(c.id(), c);
         return c;
+    }
+
+    private boolean isSaved(String id) {
+        try {
+            return sessions.resolve(id).equals(id);
+        } catch (CoreException | RuntimeException e) { // RuntimeException: not an id the store can hold
+            return false;
+        }
     }
 
     Collection<Context> all() { return List.copyOf(live.values()); }
 
     /** Closes every live session (their journals are flushed and closed). */
     synchronized void closeAll() {
-        for (Context c : live.values()) {
-            c.session().close();
-            engine.release(c.id());
-        }
+        for (Context c : live.values()) c.session().close();
         live.clear();
     }
 }

@@ -1,9 +1,8 @@
 package cn.agentao.agent.door.a2a;
 
-import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
-import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.tools.Tool;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -57,7 +56,7 @@ public final class A2aServer implements AutoCloseable {
     }
 
     /** Binds and starts serving; throws IllegalArgumentException for a refused configuration. */
-    public static A2aServer start(Options o, Engine engine, SessionStore store, NetworkGuard guard, List<Tool> tools) throws IOException {
+    public static A2aServer start(Options o, SessionService sessions, java.nio.file.Path configDir, NetworkGuard guard, List<Tool> tools) throws IOException {
         if (o.token() == null && !isLoopback(o.host())) {
             throw new IllegalArgumentException("refusing to serve on " + o.host() + " without a token: anyone who can reach it "
                     + "could run commands here. Bind to 127.0.0.1, or require a token with --token-env VAR");
@@ -66,10 +65,10 @@ public final class A2aServer implements AutoCloseable {
         String host = http.getAddress().getAddress().getHostAddress();
         if (host.contains(":")) host = "[" + host + "]";
         String baseUrl = "http://" + host + ":" + http.getAddress().getPort();
-        byte[] card = AgentCard.build(baseUrl + "/", o.version(), o.token() != null, tools, o.cwd(), engine.configDir())
+        byte[] card = AgentCard.build(baseUrl + "/", o.version(), o.token() != null, tools, o.cwd(), configDir)
                 .toString().getBytes(StandardCharsets.UTF_8);
-        A2aContexts contexts = new A2aContexts(engine, store, o.cwd(), o.mode());
-        A2aService service = new A2aService(engine, contexts, new MemoryTaskStore(), new PushNotifier(guard), o.cwd());
+        A2aContexts contexts = new A2aContexts(sessions, o.cwd(), o.mode());
+        A2aService service = new A2aService(sessions, contexts, new MemoryTaskStore(), new PushNotifier(guard), o.cwd());
         A2aServer server = new A2aServer(http, service, o.token() == null ? null : o.token().getBytes(StandardCharsets.UTF_8), baseUrl, card);
         http.setExecutor(server.executor);
         JsonRpcHandler rpc = new JsonRpcHandler(service);

@@ -1,9 +1,10 @@
 package cn.agentao.agent.door.a2a;
 
-import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Session;
-import cn.agentao.agent.protocol.ContentBlock;
-import cn.agentao.agent.protocol.StopReason;
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -32,15 +33,15 @@ final class A2aService {
     /** A task and what sets it going; a stream subscribes to the task before {@code start} runs. */
     record Started(A2aTask task, Runnable start) {}
 
-    private final Engine engine;
+    private final SessionService sessions;
     private final A2aContexts contexts;
     private final TaskStore tasks;
     private final PushNotifier push;
     private final Path cwd;
     private final Map<String, Session.Turn> running = new ConcurrentHashMap<>();
 
-    A2aService(Engine engine, A2aContexts contexts, TaskStore tasks, PushNotifier push, Path cwd) {
-        this.engine = engine;
+    A2aService(SessionService sessions, A2aContexts contexts, TaskStore tasks, PushNotifier push, Path cwd) {
+        this.sessions = sessions;
         this.contexts = contexts;
         this.tasks = tasks;
         this.push = push;
@@ -61,7 +62,9 @@ final class A2aService {
         if (taskId != null) return answer(task(taskId), contextId, (ObjectNode) message.deepCopy());
 
         List<ContentBlock> prompt = prompt(message.path("parts"));
-        if (!engine.configured(cwd)) throw new A2aException(A2aException.INTERNAL_ERROR, engine.authRequired().getMessage());
+        if (!sessions.configured(cwd)) {
+            throw new A2aException(A2aException.INTERNAL_ERROR, "no model provider is configured. " + sessions.authHelp());
+        }
         A2aContexts.Context ctx = contexts.open(contextId);
         Session.Turn turn = beginTurn(ctx);
         ObjectNode first = ((ObjectNode) message.deepCopy());
@@ -77,8 +80,11 @@ final class A2aService {
     private Session.Turn beginTurn(A2aContexts.Context ctx) throws A2aException {
         long deadline = System.nanoTime() + BUSY_WAIT.toNanos();
         while (true) {
-            Session.Turn turn = ctx.session().tryBeginTurn();
-            if (turn != null) return turn;
+            try {
+                return ctx.session().beginTurn();
+            } catch (CoreException.Busy busy) {
+                // a task of this context is still running or winding down
+            }
             boolean windingDown = tasks.all().stream().noneMatch(t -> t.contextId().equals(ctx.id()) && !t.isTerminal());
             if (!windingDown || System.nanoTime() > deadline) {
                 throw A2aException.invalidRequest("context " + ctx.id() + " is busy with another task; "
@@ -94,10 +100,10 @@ final class A2aService {
     }
 
     private void run(A2aContexts.Context ctx, A2aTask task, Session.Turn turn, List<ContentBlock> prompt) {
-        ctx.client().current(task);
+        ctx.host().current(task);
         try {
             task.status("working", null);
-            StopReason reason = engine.runTurn(ctx.session(), prompt, turn.cancellation());
+            StopReason reason = turn.run(prompt).stopReason();
             switch (reason) {
                 case CANCELLED -> task.status("canceled", null);
                 case REFUSAL -> task.status("failed", A2aMessages.agent(task.id(), task.contextId(), "The model refused to answer.", null));
@@ -111,7 +117,6 @@ final class A2aService {
             log.error("task {} failed", task.id(), e);
             task.status("failed", A2aMessages.agent(task.id(), task.contextId(), "The agent failed: " + e.getClass().getSimpleName(), null));
         } finally {
-            ctx.session().endTurn(turn);
             running.remove(task.id());
         }
     }

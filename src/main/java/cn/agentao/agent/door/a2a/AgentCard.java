@@ -1,7 +1,7 @@
 package cn.agentao.agent.door.a2a;
 
 import cn.agentao.agent.core.SlashCommands;
-import cn.agentao.agent.protocol.SessionUpdate;
+import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.tools.Tool;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -34,7 +34,7 @@ final class AgentCard {
         tools.forEach(t -> tags.add(t.name()));
         code.putArray("examples").add("Find where the configuration is read and explain it").add("Fix the failing test in src/");
         ObjectNode commands = skills.addObject().put("id", "commands").put("name", "Commands");
-        List<SessionUpdate.AvailableCommand> all = SlashCommands.advertised(SlashCommands.userCommands(cwd, configDir));
+        List<AvailableCommand> all = SlashCommands.advertised(SlashCommands.userCommands(cwd, configDir));
         commands.put("description", "Slash commands sent as the message text: "
                 + String.join("; ", all.stream().map(c -> "/" + c.name() + ": " + c.description()).toList()));
         commands.putArray("tags").add("commands");

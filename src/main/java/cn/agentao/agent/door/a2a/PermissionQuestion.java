@@ -1,5 +1,8 @@
 package cn.agentao.agent.door.a2a;
 
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.ApprovalOption;
+import cn.agentao.agent.core.host.ApprovalRequest;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -25,16 +28,22 @@ final class PermissionQuestion {
 
     private final String title;
     private final List<String> optionIds = new ArrayList<>();
-    private final ArrayNode options;
-    private final ObjectNode toolCall;
+    private final ArrayNode options = Json.MAPPER.createArrayNode();
+    private final ObjectNode toolCall = Json.object();
     private final CompletableFuture<String> answer = new CompletableFuture<>();
 
-    /** From the ACP-shaped {@code session/request_permission} params the engine builds. */
-    PermissionQuestion(ObjectNode params) {
-        this.toolCall = params.path("toolCall").isObject() ? (ObjectNode) params.path("toolCall") : Json.object();
-        this.title = toolCall.path("title").asText("a tool call");
-        this.options = params.path("options").isArray() ? (ArrayNode) params.path("options") : Json.MAPPER.createArrayNode();
-        for (JsonNode o : options) optionIds.add(o.path("optionId").asText());
+    PermissionQuestion(ApprovalRequest request) {
+        AgentEvent.ToolCallStarted call = request.toolCall();
+        this.title = call != null && call.title() != null ? call.title() : "a tool call";
+        if (call != null) {
+            toolCall.put("toolCallId", call.toolCallId()).put("title", title);
+            if (call.kind() != null) toolCall.put("kind", call.kind().wire());
+            if (call.rawInput() != null) toolCall.set("rawInput", call.rawInput());
+        }
+        for (ApprovalOption o : request.options()) {
+            optionIds.add(o.optionId());
+            options.addObject().put("optionId", o.optionId()).put("name", o.name()).put("kind", o.kind().wire());
+        }
     }
 
     CompletableFuture<String> answer() { return answer; }

@@ -1,8 +1,15 @@
 package cn.agentao.agent.door.a2a;
 
+import cn.agentao.agent.core.content.ToolCallStatus;
+import cn.agentao.agent.core.content.ToolKind;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.ApprovalOption;
+import cn.agentao.agent.core.host.ApprovalRequest;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -14,14 +21,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PermissionQuestionTest {
 
     private static PermissionQuestion question(boolean rememberable) {
-        ObjectNode params = Json.object();
-        params.putObject("toolCall").put("toolCallId", "c1").put("title", "Write /tmp/x");
-        var options = params.putArray("options");
-        options.addObject().put("optionId", "allow_once").put("name", "Allow once").put("kind", "allow_once");
-        if (rememberable) options.addObject().put("optionId", "allow_always").put("name", "Always").put("kind", "allow_always");
-        options.addObject().put("optionId", "reject_once").put("name", "Reject").put("kind", "reject_once");
-        if (rememberable) options.addObject().put("optionId", "reject_always").put("name", "Never").put("kind", "reject_always");
-        return new PermissionQuestion(params);
+        AgentEvent.ToolCallStarted call = new AgentEvent.ToolCallStarted("c1", "Write /tmp/x", ToolKind.EDIT, ToolCallStatus.PENDING,
+                null, null, null, null);
+        List<ApprovalOption> options = new ArrayList<>();
+        options.add(ApprovalOption.of(ApprovalOption.Kind.ALLOW_ONCE, "Allow once"));
+        if (rememberable) options.add(ApprovalOption.of(ApprovalOption.Kind.ALLOW_ALWAYS, "Always"));
+        options.add(ApprovalOption.of(ApprovalOption.Kind.REJECT_ONCE, "Reject"));
+        if (rememberable) options.add(ApprovalOption.of(ApprovalOption.Kind.REJECT_ALWAYS, "Never"));
+        return new PermissionQuestion(new ApprovalRequest(call, options));
     }
 
     private static ObjectNode text(String t) {
