@@ -1,5 +1,7 @@
 package cn.agentao.agent.door.a2a;
 
+import cn.agentao.agent.jsonrpc.ErrorCodes;
+
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Session;
 import cn.agentao.agent.core.SessionService;
@@ -46,7 +48,7 @@ final class A2aContexts {
         } catch (CoreException.Busy e) {
             throw A2aException.invalidRequest("context " + contextId + " is open elsewhere: " + e.getMessage());
         } catch (CoreException e) {
-            throw new A2aException(A2aException.INTERNAL_ERROR, e.getMessage());
+            throw new A2aException(ErrorCodes.INTERNAL_ERROR, e.getMessage());
         }
         session.ready();
         Context c = new Context(contextId != null ? contextId : session.id(), session, host);

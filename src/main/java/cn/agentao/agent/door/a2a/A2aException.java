@@ -1,12 +1,9 @@
 package cn.agentao.agent.door.a2a;
 
-/** An A2A JSON-RPC error: the standard codes and the ones A2A 0.3 defines (-32001…-32007). */
+import cn.agentao.agent.jsonrpc.ErrorCodes;
+
+/** An A2A JSON-RPC error: a standard code ({@link ErrorCodes}) or one A2A 0.3 defines (-32001…-32007). */
 public final class A2aException extends Exception {
-    public static final int PARSE_ERROR = -32700;
-    public static final int INVALID_REQUEST = -32600;
-    public static final int METHOD_NOT_FOUND = -32601;
-    public static final int INVALID_PARAMS = -32602;
-    public static final int INTERNAL_ERROR = -32603;
     public static final int TASK_NOT_FOUND = -32001;
     public static final int TASK_NOT_CANCELABLE = -32002;
     public static final int PUSH_NOT_SUPPORTED = -32003;
@@ -22,9 +19,9 @@ public final class A2aException extends Exception {
 
     public int code() { return code; }
 
-    static A2aException invalidParams(String message) { return new A2aException(INVALID_PARAMS, message); }
+    static A2aException invalidParams(String message) { return new A2aException(ErrorCodes.INVALID_PARAMS, message); }
 
-    static A2aException invalidRequest(String message) { return new A2aException(INVALID_REQUEST, message); }
+    static A2aException invalidRequest(String message) { return new A2aException(ErrorCodes.INVALID_REQUEST, message); }
 
     static A2aException taskNotFound(String id) { return new A2aException(TASK_NOT_FOUND, "Task not found: " + id); }
 

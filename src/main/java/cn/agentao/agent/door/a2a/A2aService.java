@@ -1,5 +1,7 @@
 package cn.agentao.agent.door.a2a;
 
+import cn.agentao.agent.jsonrpc.ErrorCodes;
+
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Session;
 import cn.agentao.agent.core.SessionService;
@@ -63,7 +65,7 @@ final class A2aService {
 
         List<ContentBlock> prompt = prompt(message.path("parts"));
         if (!sessions.configured(cwd)) {
-            throw new A2aException(A2aException.INTERNAL_ERROR, "no model provider is configured. " + sessions.authHelp());
+            throw new A2aException(ErrorCodes.INTERNAL_ERROR, "no model provider is configured. " + sessions.authHelp());
         }
         A2aContexts.Context ctx = contexts.open(contextId);
         Session.Turn turn = beginTurn(ctx);

@@ -1,5 +1,7 @@
 package cn.agentao.agent.door.a2a;
 
+import cn.agentao.agent.jsonrpc.ErrorCodes;
+
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -44,13 +46,13 @@ final class JsonRpcHandler {
         try {
             request = Json.MAPPER.readTree(body);
         } catch (JacksonException e) {
-            respond(exchange, error(NullNode.instance, A2aException.PARSE_ERROR, "Invalid JSON payload"));
+            respond(exchange, error(NullNode.instance, ErrorCodes.PARSE_ERROR, "Invalid JSON payload"));
             return;
         }
         JsonNode id = request != null && request.has("id") ? request.get("id") : NullNode.instance;
         if (request == null || !request.isObject() || !"2.0".equals(request.path("jsonrpc").asText())
                 || !request.path("method").isTextual() || !(id.isTextual() || id.isNumber() || id.isNull())) {
-            respond(exchange, error(id.isContainerNode() ? NullNode.instance : id, A2aException.INVALID_REQUEST,
+            respond(exchange, error(id.isContainerNode() ? NullNode.instance : id, ErrorCodes.INVALID_REQUEST,
                     "Request payload validation error: a JSON-RPC 2.0 request object is expected"));
             return;
         }
@@ -82,13 +84,13 @@ final class JsonRpcHandler {
                 }
                 case "agent/getAuthenticatedExtendedCard" -> throw new A2aException(-32007,
                         "Authenticated Extended Card is not configured");
-                default -> throw new A2aException(A2aException.METHOD_NOT_FOUND, "Method not found: " + method);
+                default -> throw new A2aException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method);
             }
         } catch (A2aException e) {
             respond(exchange, error(id, e.code(), e.getMessage()));
         } catch (RuntimeException e) {
             log.error("{} failed", method, e);
-            respond(exchange, error(id, A2aException.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName()));
+            respond(exchange, error(id, ErrorCodes.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName()));
         }
     }
 
