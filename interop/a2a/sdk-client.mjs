@@ -3,7 +3,8 @@
 // response and stream event is validated against the A2A 0.3 JSON schema.
 // Usage: node sdk-client.mjs --url http://127.0.0.1:PORT [--token TOKEN]
 // The agent's scripted model answers: "HELLO…" with "Hello from the agent", "SLOW…" with "partial " then hangs,
-// "WRITE-OUTSIDE…" with a write_file call outside the workspace (a permission question), then "done".
+// "WRITE-OUTSIDE…" with a write_file call outside the workspace (a permission question), then "done";
+// "ASK-USER…" with an ask_user call ("Which colour?"), then "thanks".
 // Prints a JSON summary; exits 1 on any failed check.
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Role, TaskState } from '@a2a-js/sdk';
@@ -197,7 +198,15 @@ async function sdk() {
   const yes = await client.sendMessage(sdkMessage('yes', { taskId: q2.value.taskId }));
   const y = yes.$case ? yes.value : yes;
   ok(y.status.state === TaskState.TASK_STATE_COMPLETED, `after yes: ${y.status.state}`);
-  summary.tasks = { send: task.id, slow: slowId, question: qTask, yes: q2.value.taskId };
+  // the model's own question (ask_user): input-required with the question; any text answers it
+  const askedUser = await collect(client.sendMessageStream(sdkMessage('ASK-USER please')));
+  const uq = askedUser.at(-1);
+  ok(uq?.value?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED, `ask_user: ${JSON.stringify(uq?.value?.status?.state)}`);
+  const uqText = uq?.value?.status?.message?.parts?.map((p) => p.content?.$case === 'text' ? p.content.value : '').join('') || '';
+  ok(uqText.includes('Which colour?'), `ask_user question: ${uqText}`);
+  const green = await client.sendMessage(sdkMessage('green', { taskId: uq.value.taskId }));
+  ok((green.$case ? green.value : green).status.state === TaskState.TASK_STATE_COMPLETED, 'ask_user answered');
+  summary.tasks = { send: task.id, slow: slowId, question: qTask, yes: q2.value.taskId, askUser: uq.value.taskId };
 }
 
 try {

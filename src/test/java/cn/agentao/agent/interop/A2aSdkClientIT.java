@@ -47,7 +47,11 @@ class A2aSdkClientIT {
                 Script.reply().toolCall("c2", "write_file", writeArgs(outside.resolve("yes.txt"))), Script.textReply("done"));
         model.when(FakeModelServer.lastUserMessageContains("WRITE-OUTSIDE please")).reply(
                 Script.reply().toolCall("c1", "write_file", writeArgs(outside.resolve("no.txt"))), Script.textReply("done"));
+        model.when(FakeModelServer.lastUserMessageContains("ASK-USER")).reply(
+                Script.reply().toolCall("u1", "ask_user", ASK_USER_ARGS), Script.textReply("thanks"));
     }
+
+    static final String ASK_USER_ARGS = "{\"question\":\"Which colour?\",\"options\":[\"red\",\"blue\"]}";
 
     private static String writeArgs(Path path) {
         return Json.object().put("path", path.toString()).put("content", "written by the agent").toString();
@@ -79,6 +83,8 @@ class A2aSdkClientIT {
             try (var files = Files.list(dir.resolve("store"))) {
                 assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith(contextId)), "the context is a stored session");
             }
+            boolean answerReachedTheModel = model.requests().stream().anyMatch(q -> q.body().path("messages").toString().contains("green"));
+            assertTrue(answerReachedTheModel, "the caller's answer to ask_user reached the model");
             assertFalse(server.stderr().contains(TOKEN), "the token is not logged");
             assertFalse(server.stderr().contains(FakeModelServer.API_KEY), "the provider key is not logged");
             assertEquals(0, server.terminate(), "SIGTERM: a clean exit\n" + server.stderr());

@@ -15,8 +15,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * A context's session as the core sees its door: the answer text streams into the running task's artifact, tool
- * calls show as {@code working} status messages, and an approval parks the task in {@code input-required} until
- * the caller answers it in the same task.
+ * calls show as {@code working} status messages, and an approval or a question of the model ({@code ask_user})
+ * parks the task in {@code input-required} until the caller answers it in the same task.
  */
 final class A2aHost implements Host {
     private volatile A2aTask current;
@@ -36,13 +36,24 @@ final class A2aHost implements Host {
 
     @Override
     public ApprovalAnswer askApproval(ApprovalRequest request, Cancellation cancel) throws CancelledException {
+        String option = ask(new PermissionQuestion(request), cancel);
+        return option == null ? ApprovalAnswer.DISMISSED : ApprovalAnswer.selected(option);
+    }
+
+    /** The model's free-text question ({@code ask_user}) goes to the caller the same way. */
+    @Override
+    public Optional<String> askUser(Question question, Cancellation cancel) throws CancelledException {
+        return Optional.ofNullable(ask(new UserQuestion(question), cancel));
+    }
+
+    /** Parks the running task in input-required until its next message answers; null when no task runs. */
+    private String ask(PendingQuestion q, Cancellation cancel) throws CancelledException {
         A2aTask task = current;
-        if (task == null) return ApprovalAnswer.DISMISSED;
-        PermissionQuestion q = new PermissionQuestion(request);
+        if (task == null) return null;
         task.question(q);
         try (Cancellation.Registration r = cancel.onCancel(() -> q.answer().cancel(false))) {
             task.status("input-required", A2aMessages.agent(task.id(), task.contextId(), q.text(null), q.data()));
-            return ApprovalAnswer.selected(q.answer().get());
+            return q.answer().get();
         } catch (CancellationException | ExecutionException e) {
             throw new CancelledException();
         } catch (InterruptedException e) {
@@ -52,8 +63,4 @@ final class A2aHost implements Host {
             task.question(null);
         }
     }
-
-    /** Free-text questions are not relayed to A2A callers yet: the model hears "(user unavailable)". */
-    @Override
-    public Optional<String> askUser(Question question, Cancellation cancel) { return Optional.empty(); }
 }

@@ -132,20 +132,20 @@ final class A2aService {
             throw A2aException.invalidRequest("task " + task.id() + " is " + task.state() + " and cannot take more messages; "
                     + "send a new message in its context instead");
         }
-        PermissionQuestion q = task.question();
+        PendingQuestion q = task.question();
         if (q == null || !"input-required".equals(task.state())) {
             throw A2aException.invalidRequest("task " + task.id() + " is " + task.state() + " and is not waiting for input");
         }
         message.put("taskId", task.id()).put("contextId", task.contextId());
         task.addHistory(message);
-        String option = q.optionFor(message);
+        String reply = q.reply(message);
         return new Started(task, () -> {
-            if (option == null) {
+            if (reply == null) {
                 task.status("input-required", A2aMessages.agent(task.id(), task.contextId(),
-                        q.text("That is not one of the answers."), q.data()));
+                        q.text("That is not an answer to the question."), q.data()));
             } else {
                 task.status("working", null);
-                q.answer().complete(option);
+                q.answer().complete(reply);
             }
         });
     }
@@ -221,7 +221,7 @@ final class A2aService {
             if (task.isTerminal()) return false;
             task.status("canceled", null);
         }
-        PermissionQuestion q = task.question();
+        PendingQuestion q = task.question();
         if (q != null) q.answer().cancel(false);
         Session.Turn turn = running.get(task.id());
         if (turn != null) turn.cancellation().cancel();

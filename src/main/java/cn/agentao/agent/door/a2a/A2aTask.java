@@ -31,7 +31,7 @@ public final class A2aTask {
     private ObjectNode status;
     private final StringBuilder answer = new StringBuilder();
     private boolean answerStarted;
-    private volatile PermissionQuestion question;
+    private volatile PendingQuestion question;
 
     A2aTask(String id, String contextId, ObjectNode firstMessage, Consumer<A2aTask> onStateChange) {
         this.id = id;
@@ -124,8 +124,8 @@ public final class A2aTask {
         if (event.path("final").asBoolean(false)) subscribers.clear();
     }
 
-    PermissionQuestion question() { return question; }
-    void question(PermissionQuestion q) { this.question = q; }
+    PendingQuestion question() { return question; }
+    void question(PendingQuestion q) { this.question = q; }
 
     synchronized Map<String, ObjectNode> pushConfigs() { return new LinkedHashMap<>(pushConfigs); }
     synchronized void putPushConfig(String configId, ObjectNode config) { pushConfigs.put(configId, config); }

@@ -18,7 +18,7 @@ import java.util.concurrent.CompletableFuture;
  * A permission question the engine asked while a task ran: shown as an {@code input-required} status (the
  * question and options as text and as data), answered by the next message of the task.
  */
-final class PermissionQuestion {
+final class PermissionQuestion implements PendingQuestion {
     /** Plain words a remote caller may answer with, and the option each means. */
     private static final Map<String, String> WORDS = Map.ofEntries(
             Map.entry("yes", "allow_once"), Map.entry("y", "allow_once"), Map.entry("allow", "allow_once"),
@@ -46,10 +46,11 @@ final class PermissionQuestion {
         }
     }
 
-    CompletableFuture<String> answer() { return answer; }
+    @Override public CompletableFuture<String> answer() { return answer; }
 
     /** The question as text, naming what each answer does. */
-    String text(String preface) {
+    @Override
+    public String text(String preface) {
         StringBuilder sb = new StringBuilder(preface == null ? "" : preface + " ");
         sb.append("Permission needed: ").append(title).append(". Answer ");
         List<String> choices = new ArrayList<>();
@@ -62,7 +63,8 @@ final class PermissionQuestion {
     }
 
     /** The question as data: the tool call and the options with their ids. */
-    ObjectNode data() {
+    @Override
+    public ObjectNode data() {
         ObjectNode d = Json.object().put("type", "permission");
         d.set("toolCall", toolCall.deepCopy());
         d.set("options", options.deepCopy());
@@ -70,7 +72,8 @@ final class PermissionQuestion {
     }
 
     /** The option a reply chooses, or null when it is not an answer (the question is then asked again). */
-    String optionFor(JsonNode message) {
+    @Override
+    public String reply(JsonNode message) {
         JsonNode data = A2aMessages.data(message);
         if (data != null && data.path("optionId").isTextual()) {
             String id = data.path("optionId").asText();

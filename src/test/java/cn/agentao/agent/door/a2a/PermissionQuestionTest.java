@@ -41,30 +41,30 @@ class PermissionQuestionTest {
     @CsvSource({"yes,allow_once", "Yes.,allow_once", "allow,allow_once", " ALWAYS ,allow_always", "no,reject_once",
             "reject,reject_once", "never,reject_always", "allow_once,allow_once", "reject_always,reject_always"})
     void plainWordsAndOptionIds(String reply, String option) {
-        assertEquals(option, question(true).optionFor(text(reply)));
+        assertEquals(option, question(true).reply(text(reply)));
     }
 
     @ParameterizedTest
     @CsvSource({"maybe", "yes please", "sure thing", "allow_sometimes", "''"})
     void anythingElseIsNotAnAnswer(String reply) {
-        assertNull(question(true).optionFor(text(reply)));
+        assertNull(question(true).reply(text(reply)));
     }
 
     @Test
     void alwaysIsNotAnAnswerWhenTheOptionIsNotOffered() {
-        assertNull(question(false).optionFor(text("always")));
-        assertNull(question(false).optionFor(text("never")));
-        assertEquals("allow_once", question(false).optionFor(text("yes")));
+        assertNull(question(false).reply(text("always")));
+        assertNull(question(false).reply(text("never")));
+        assertEquals("allow_once", question(false).reply(text("yes")));
     }
 
     @Test
     void dataPartWithAnOptionId() {
         ObjectNode m = Json.object().put("kind", "message").put("role", "user").put("messageId", "m");
         m.putArray("parts").addObject().put("kind", "data").putObject("data").put("optionId", "reject_once");
-        assertEquals("reject_once", question(true).optionFor(m));
+        assertEquals("reject_once", question(true).reply(m));
         ObjectNode bad = Json.object().put("kind", "message");
         bad.putArray("parts").addObject().put("kind", "data").putObject("data").put("optionId", "format_disk");
-        assertNull(question(true).optionFor(bad));
+        assertNull(question(true).reply(bad));
     }
 
     @Test
