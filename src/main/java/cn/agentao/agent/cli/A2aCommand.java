@@ -59,6 +59,11 @@ public final class A2aCommand implements Runnable {
                 description = "Permission mode of the sessions: read-only, workspace-write, full-access or plan (default: ${DEFAULT-VALUE}).")
         String mode;
 
+        @Option(names = "--idle-close", defaultValue = "600", paramLabel = "SECONDS",
+                description = "Close a context's session after this many idle seconds (it reopens on its next message; "
+                        + "an editor can --resume it meanwhile); 0: never (default: ${DEFAULT-VALUE}).")
+        long idleClose;
+
         @Option(names = "--sessions-dir", paramLabel = "DIR", description = "Session store directory (default as for --acp).")
         Path sessionsDir;
 
@@ -72,6 +77,7 @@ public final class A2aCommand implements Runnable {
             if (!Logging.isLevel(logLevel)) throw new ParameterException(spec.commandLine(), "--log-level must be one of error, warn, info, debug, trace");
             Mode m = Mode.fromId(mode).orElseThrow(() -> new ParameterException(spec.commandLine(), "--mode must be one of "
                     + String.join(", ", Arrays.stream(Mode.values()).map(Mode::id).toList()) + " (got '" + mode + "')"));
+            if (idleClose < 0) throw new ParameterException(spec.commandLine(), "--idle-close must be 0 or more seconds");
             if (port < 0 || port > 65535) throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535");
             Path dir = (cwd != null ? cwd : Path.of("")).toAbsolutePath().normalize();
             if (!Files.isDirectory(dir)) throw new ParameterException(spec.commandLine(), "--cwd " + dir + " is not a directory");
@@ -96,7 +102,7 @@ public final class A2aCommand implements Runnable {
             NetworkGuard guard = ToolCalls.networkGuard(env);
             A2aServer server;
             try {
-                server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, Version.current()), sessions, configDir,
+                server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, Version.current(), Duration.ofSeconds(idleClose)), sessions, configDir,
                         guard, ToolRegistry.builtins(guard).all());
             } catch (IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent a2a serve: " + e.getMessage());

@@ -4,7 +4,13 @@ import cn.agentao.agent.door.a2a.A2aServerProcess;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.util.Json;
+import cn.agentao.agent.store.SessionStore;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +95,38 @@ class A2aSdkClientIT {
             assertFalse(server.stderr().contains(FakeModelServer.API_KEY), "the provider key is not logged");
             assertEquals(0, server.terminate(), "SIGTERM: a clean exit\n" + server.stderr());
         }
+    }
+
+    @Test
+    void anIdleContextIsClosedThenReopenedWithItsHistory() throws Exception {
+        Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
+        try (A2aServerProcess server = A2aServerProcess.start(env, ws, "--cwd", ws.toString(), "--idle-close", "1")) {
+            String url = server.url() + "/";
+            JsonNode first = send(url, "HELLO first words", null);
+            assertEquals("completed", first.path("result").path("status").path("state").asText(), first.toString());
+            String contextId = first.path("result").path("contextId").asText();
+            SessionStore store = new SessionStore(dir.resolve("store"));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (store.isLive(contextId) && System.nanoTime() < deadline) Thread.sleep(100);
+            assertFalse(store.isLive(contextId), "the idle context's session was closed (free for an editor to open)");
+            JsonNode second = send(url, "HELLO again", contextId);
+            assertEquals("completed", second.path("result").path("status").path("state").asText(), second.toString());
+            assertEquals(contextId, second.path("result").path("contextId").asText());
+            assertTrue(model.lastRequest().body().path("messages").toString().contains("HELLO first words"),
+                    "the reopened context kept its history");
+        }
+    }
+
+    private static JsonNode send(String url, String text, String contextId) throws Exception {
+        ObjectNode message = Json.object().put("kind", "message").put("messageId", java.util.UUID.randomUUID().toString()).put("role", "user");
+        message.putArray("parts").addObject().put("kind", "text").put("text", text);
+        if (contextId != null) message.put("contextId", contextId);
+        ObjectNode rq = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "message/send");
+        rq.putObject("params").set("message", message);
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(rq.toString())).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return Json.MAPPER.readTree(r.body());
     }
 
     @Test

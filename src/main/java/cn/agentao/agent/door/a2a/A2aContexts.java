@@ -8,10 +8,12 @@ import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.permission.Mode;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Each A2A {@code contextId} is one durable agent session in the same store as editor sessions (its id is the
@@ -19,13 +21,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code contextId} the caller made up is mapped to a new session for as long as this server runs.
  */
 final class A2aContexts {
-    /** A context's live session and the host its core talks to. */
-    record Context(String id, Session session, A2aHost host) {}
+    /** A context's live session, the host its core talks to, and when it was last used (nanoTime). */
+    record Context(String id, Session session, A2aHost host, AtomicLong lastUsed) {
+        void touch() { lastUsed.set(System.nanoTime()); }
+    }
 
     private final SessionService sessions;
     private final SessionService.Spec spec;
     private final Mode mode;
     private final Map<String, Context> live = new ConcurrentHashMap<>();
+    /** Context ids a caller made up → the session each got (kept while the server runs, across idle closes). */
+    private final Map<String, String> sessionOf = new ConcurrentHashMap<>();
 
     A2aContexts(SessionService sessions, Path cwd, Mode mode) {
         this.sessions = sessions;
@@ -37,12 +43,16 @@ final class A2aContexts {
     synchronized Context open(String contextId) throws A2aException {
         if (contextId != null) {
             Context c = live.get(contextId);
-            if (c != null) return c;
+            if (c != null) {
+                c.touch();
+                return c;
+            }
         }
         A2aHost host = new A2aHost();
         Session session;
+        String saved = contextId == null ? null : sessionOf.getOrDefault(contextId, contextId);
         try {
-            session = contextId != null && isSaved(contextId) ? sessions.reopen(contextId, spec, host, false)
+            session = saved != null && isSaved(saved) ? sessions.reopen(saved, spec, host, false)
                     : sessions.create(spec, id -> host);
             if (!mode.id().equals(session.modeId())) session.setMode(mode.id());
         } catch (CoreException.Busy e) {
@@ -51,7 +61,8 @@ final class A2aContexts {
             throw new A2aException(ErrorCodes.INTERNAL_ERROR, e.getMessage());
         }
         session.ready();
-        Context c = new Context(contextId != null ? contextId : session.id(), session, host);
+        Context c = new Context(contextId != null ? contextId : session.id(), session, host, new AtomicLong(System.nanoTime()));
+        if (!c.id().equals(session.id())) sessionOf.put(c.id(), session.id());
         live.put(c.id(), c);
         return c;
     }
@@ -65,6 +76,23 @@ final class A2aContexts {
     }
 
     Collection<Context> all() { return List.copyOf(live.values()); }
+
+    /**
+     * Closes the sessions of contexts unused for {@code idle} with no turn running (a task waiting for an answer
+     * keeps its turn): their memory and their lock are freed, so an editor can open them; the next message
+     * reopens them. Returns how many were closed.
+     */
+    synchronized int closeIdle(Duration idle) {
+        long now = System.nanoTime();
+        int closed = 0;
+        for (Context c : List.copyOf(live.values())) {
+            if (now - c.lastUsed().get() < idle.toNanos() || c.session().hasActiveTurn()) continue;
+            live.remove(c.id());
+            c.session().close();
+            closed++;
+        }
+        return closed;
+    }
 
     /** Closes every live session (their journals are flushed and closed). */
     synchronized void closeAll() {

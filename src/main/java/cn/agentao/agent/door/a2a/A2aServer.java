@@ -27,8 +27,8 @@ public final class A2aServer implements AutoCloseable {
     public static final String CARD_PATH = "/.well-known/agent-card.json";
     public static final String OLD_CARD_PATH = "/.well-known/agent.json";
 
-    /** What {@code agent a2a serve} was asked for; {@code token} null means no authentication. */
-    public record Options(String host, int port, Path cwd, String token, Mode mode, String version) {}
+    /** What {@code agent a2a serve} was asked for; {@code idleClose} zero keeps contexts open while the server runs. */
+    public record Options(String host, int port, Path cwd, String token, Mode mode, String version, Duration idleClose) {}
 
     private final HttpServer http;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -36,6 +36,8 @@ public final class A2aServer implements AutoCloseable {
     private final byte[] token;
     private final String baseUrl;
     private final byte[] card;
+    private volatile boolean stopped;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(A2aServer.class);
 
     private A2aServer(HttpServer http, A2aService service, byte[] token, String baseUrl, byte[] card) {
         this.http = http;
@@ -74,10 +76,28 @@ public final class A2aServer implements AutoCloseable {
         JsonRpcHandler rpc = new JsonRpcHandler(service);
         http.createContext("/", exchange -> server.handle(exchange, rpc));
         http.start();
+        if (!o.idleClose().isZero()) server.closeIdleContexts(o.idleClose());
         return server;
     }
 
     public String baseUrl() { return baseUrl; }
+
+    /** Every so often, closes the sessions of contexts idle for {@code idle} (see {@link A2aContexts#closeIdle}). */
+    private void closeIdleContexts(Duration idle) {
+        long pauseMs = Math.max(200, Math.min(30_000, idle.toMillis() / 2));
+        Thread.ofVirtual().name("a2a-idle-contexts").start(() -> {
+            while (!stopped) {
+                try {
+                    Thread.sleep(pauseMs);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (stopped) return;
+                int n = service.closeIdle(idle);
+                if (n > 0) log.debug("closed {} idle context(s)", n);
+            }
+        });
+    }
 
     private void handle(HttpExchange exchange, JsonRpcHandler rpc) throws IOException {
         try (exchange) {
@@ -126,6 +146,7 @@ public final class A2aServer implements AutoCloseable {
 
     /** Cancels running tasks (their state recorded in their sessions) within {@code grace}, then stops serving. */
     public void shutdown(Duration grace) {
+        stopped = true;
         service.shutdown(grace);
         http.stop(0);
         executor.shutdownNow();

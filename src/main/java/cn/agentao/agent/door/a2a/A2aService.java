@@ -120,6 +120,7 @@ final class A2aService {
             task.status("failed", A2aMessages.agent(task.id(), task.contextId(), "The agent failed: " + e.getClass().getSimpleName(), null));
         } finally {
             running.remove(task.id());
+            ctx.touch();
         }
     }
 
@@ -274,6 +275,9 @@ final class A2aService {
     }
 
     // ---------------------------------------------------------------- shutdown
+
+    /** See {@link A2aContexts#closeIdle}. */
+    int closeIdle(Duration idle) { return contexts.closeIdle(idle); }
 
     /** Cancels every running task, waits up to {@code grace} for their turns to record it, closes the sessions. */
     void shutdown(Duration grace) {
