@@ -1,12 +1,13 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.store.Page;
-import cn.agentao.agent.store.PruneResult;
-import cn.agentao.agent.store.PruneRule;
+import cn.agentao.agent.core.repository.Page;
+import cn.agentao.agent.core.repository.PruneResult;
+import cn.agentao.agent.core.repository.PruneRule;
+import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SessionStoreException;
-import cn.agentao.agent.store.SessionSummary;
-import cn.agentao.agent.store.StoredSession;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.StoredSession;
 import cn.agentao.agent.store.TranscriptRenderer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -73,7 +74,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return 0;
     }
 
-    SessionStore store() {
+    SessionRepository store() {
         return new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
     }
 
@@ -102,7 +103,7 @@ public final class SessionsCommand implements Callable<Integer> {
             }
         }
 
-        abstract int run(SessionStore store, PrintWriter out) throws IOException;
+        abstract int run(SessionRepository store, PrintWriter out) throws IOException;
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List sessions, most recently updated first ('*' marks sessions open in a running agent).")
@@ -120,7 +121,7 @@ public final class SessionsCommand implements Callable<Integer> {
         boolean all;
 
         @Override
-        int run(SessionStore store, PrintWriter out) {
+        int run(SessionRepository store, PrintWriter out) {
             if (limit < 1) throw new IllegalArgumentException("--limit must be at least 1");
             Path filter = here ? Path.of("").toAbsolutePath() : cwd;
             List<SessionSummary> shown = new ArrayList<>();
@@ -131,7 +132,7 @@ public final class SessionsCommand implements Callable<Integer> {
                 cursor = page.nextCursor();
             } while (cursor != null && (all || shown.size() < limit));
             if (shown.isEmpty()) {
-                out.println("No sessions" + (filter == null ? "" : " for " + filter) + " in " + store.directory());
+                out.println("No sessions" + (filter == null ? "" : " for " + filter) + " in " + store.location());
                 return 0;
             }
             List<String[]> rows = new ArrayList<>();
@@ -159,7 +160,7 @@ public final class SessionsCommand implements Callable<Integer> {
         boolean thoughts;
 
         @Override
-        int run(SessionStore store, PrintWriter out) {
+        int run(SessionRepository store, PrintWriter out) {
             StoredSession session = store.read(store.resolvePrefix(id));
             out.print(new TranscriptRenderer(TranscriptRenderer.Format.TEXT, thoughts).render(session));
             return 0;
@@ -183,7 +184,7 @@ public final class SessionsCommand implements Callable<Integer> {
         boolean thoughts;
 
         @Override
-        int run(SessionStore store, PrintWriter out) throws IOException {
+        int run(SessionRepository store, PrintWriter out) throws IOException {
             String sessionId = store.resolvePrefix(id);
             if (format == Format.markdown) {
                 String md = new TranscriptRenderer(TranscriptRenderer.Format.MARKDOWN, thoughts).render(store.read(sessionId));
@@ -211,7 +212,7 @@ public final class SessionsCommand implements Callable<Integer> {
         List<String> ids;
 
         @Override
-        int run(SessionStore store, PrintWriter out) {
+        int run(SessionRepository store, PrintWriter out) {
             int failures = 0;
             for (String id : ids) {
                 try {
@@ -247,7 +248,7 @@ public final class SessionsCommand implements Callable<Integer> {
         boolean dryRun;
 
         @Override
-        int run(SessionStore store, PrintWriter out) {
+        int run(SessionRepository store, PrintWriter out) {
             PruneRule pruneRule = rule.olderThan != null ? PruneRule.olderThan(rule.olderThan) : PruneRule.keepNewest(rule.keep);
             PruneResult result = dryRun ? store.planPrune(pruneRule) : store.prune(pruneRule);
             for (SessionSummary s : result.removed()) {

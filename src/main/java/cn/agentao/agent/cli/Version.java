@@ -1,12 +1,12 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.util.BuildVersion;
 import picocli.CommandLine.IVersionProvider;
 
 /** The version from the jar manifest ("dev" when run from classes). */
 public final class Version implements IVersionProvider {
     public static String current() {
-        String v = Version.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
+        return BuildVersion.current();
     }
 
     /** What {@code agent --version} prints. */

@@ -9,13 +9,19 @@ import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.trust.TrustedProjects;
+import cn.agentao.agent.tools.RunShellCommandTool;
 import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.Json;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.UserMessage;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -34,9 +40,11 @@ public final class Engine {
     private final SessionCommands commands;
     private final McpStartup mcp;
     private final List<ToolSource> sources = new CopyOnWriteArrayList<>();
+    private final ToolCallRunner tools;
 
     public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
         this.configDir = configDir;
+        this.tools = tools;
         this.trust = new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
         this.settings = new ModelSettings(env, trust);
         Compaction compaction = new Compaction(settings);
@@ -88,9 +96,8 @@ public final class Engine {
         mcp.start(session);
         if (restored != null) {
             session.conversation().replace(restored.history());
-            if (restored.state() != null && restored.state().path("permissions").isObject()) {
-                session.permissions(PermissionMemory.fromJson(restored.state().path("permissions")));
-            }
+            JsonNode permissions = restored.state() == null ? null : restored.state().permissions();
+            if (permissions != null && permissions.isObject()) session.permissions(PermissionMemory.fromJson(permissions));
         }
     }
 
@@ -124,6 +131,20 @@ public final class Engine {
         if (reason == null) reason = turns.run(session, prompt, cancel);
         SessionRecords.turnEnd(session, reason);
         return reason;
+    }
+
+    /** The user's own command, run as {@code run_shell_command}; its output goes to {@code answer} and the history. */
+    StopReason runUserCommand(Session session, String command, Cancellation cancel, java.util.function.Consumer<String> answer) {
+        ToolExecutionRequest call = ToolExecutionRequest.builder().id("user-" + UUID.randomUUID()).name(RunShellCommandTool.NAME)
+                .arguments(Json.object().put("command", command).toString()).build();
+        String output = tools.run(session, toolSources(session), call, cancel).text();
+        if (cancel.isCancelled()) return StopReason.CANCELLED;
+        String text = "I ran this command myself: `" + command + "`\n\n" + output;
+        answer.accept(output);
+        session.conversation().add(UserMessage.from(text));
+        SessionRecords.userPrompt(session, List.of(ContentBlock.text(text)));
+        SessionRecords.turnEnd(session, StopReason.END_TURN);
+        return StopReason.END_TURN;
     }
 
     private static void giveTitle(Session session, List<ContentBlock> prompt) {

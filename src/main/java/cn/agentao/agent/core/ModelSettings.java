@@ -5,6 +5,7 @@ import cn.agentao.agent.childenv.Credentials;
 import cn.agentao.agent.childenv.OwnEnviron;
 import cn.agentao.agent.core.content.Setting;
 import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.record.EngineRecord;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.ModelChoice;
@@ -113,14 +114,12 @@ final class ModelSettings {
     }
 
     /** A restored session keeps its settings (a model no longer configured falls back to the default). */
-    void restore(Session session, com.fasterxml.jackson.databind.node.ObjectNode state) {
+    void restore(Session session, EngineRecord.State state) {
         if (state == null) return;
-        if (state.hasNonNull("mode")) Mode.fromId(state.path("mode").asText()).ifPresent(m -> session.modeId(m.id()));
-        if (state.hasNonNull("permissionMode")) Mode.fromId(state.path("permissionMode").asText()).ifPresent(session::permissionMode);
-        if (state.hasNonNull("model") && catalog(session.cwd()).find(state.path("model").asText()).isPresent()) {
-            session.model(state.path("model").asText());
-        }
-        if (state.hasNonNull("thoughtLevel")) session.thoughtLevel(state.path("thoughtLevel").asText());
+        if (state.mode() != null) Mode.fromId(state.mode()).ifPresent(m -> session.modeId(m.id()));
+        if (state.permissionMode() != null) Mode.fromId(state.permissionMode()).ifPresent(session::permissionMode);
+        if (state.model() != null && catalog(session.cwd()).find(state.model()).isPresent()) session.model(state.model());
+        if (state.thoughtLevel() != null) session.thoughtLevel(state.thoughtLevel());
     }
 
     // ---------------------------------------------------------------- settings

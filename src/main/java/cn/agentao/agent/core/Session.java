@@ -115,6 +115,14 @@ public final class Session {
         }
     }
 
+    /** {@link Turn#runUserCommand} in a turn of its own; {@link CoreException.Busy} while another runs. */
+    public TurnResult runUserCommand(String commandLine, Cancellation cancel) throws CoreException.Busy {
+        Turn turn = beginTurn();
+        try (Cancellation.Registration ignored = cancel.onCancel(turn.cancellation()::cancel)) {
+            return turn.runUserCommand(commandLine);
+        }
+    }
+
     /** Cancels the running turn, if any; a cancel with nothing running leaves no trace. Returns whether one ran. */
     public boolean cancel() {
         Turn turn = activeTurn.get();
@@ -175,6 +183,7 @@ public final class Session {
         private final CancellationSource cancellation = new CancellationSource();
         private final StringBuilder text = new StringBuilder(); // guarded by this
         private volatile TurnResult.Usage usage;
+        private volatile String error;
 
         private Turn() { }
 
@@ -187,10 +196,29 @@ public final class Session {
 
         /** Runs the prompt in this turn and frees the slot. */
         public TurnResult run(List<ContentBlock> prompt) {
+            return finish(() -> engine.runTurn(Session.this, prompt, cancellation));
+        }
+
+        /**
+         * Runs a command the user typed (a terminal's {@code !command}) in this turn, as {@code run_shell_command}
+         * under the same permission and sandbox rules as the model's (shown like them); its output joins the
+         * conversation for the next prompt. The result's text is the command's output as the model will see it.
+         */
+        public TurnResult runUserCommand(String commandLine) {
+            return finish(() -> engine.runUserCommand(Session.this, commandLine, cancellation, this::answer));
+        }
+
+        private void answer(String t) {
+            synchronized (this) {
+                text.append(t);
+            }
+        }
+
+        private TurnResult finish(java.util.function.Supplier<StopReason> body) {
             try {
-                StopReason reason = engine.runTurn(Session.this, prompt, cancellation);
+                StopReason reason = body.get();
                 synchronized (this) {
-                    return new TurnResult(reason, usage, text.toString());
+                    return new TurnResult(reason, usage, text.toString(), error);
                 }
             } finally {
                 activeTurn.compareAndSet(this, null);
@@ -201,6 +229,12 @@ public final class Session {
     // ---------------------------------------------------------------- for the core
 
     void onClose(Runnable r) { this.onClose = r; }
+
+    /** The running turn's model call failed for {@code reason} (shown to the user as well). */
+    void turnFailed(String reason) {
+        Turn t = activeTurn.get();
+        if (t != null) t.error = reason;
+    }
 
     /** Shows an event through the host; the running turn keeps its answer text and usage for its result. */
     void emit(AgentEvent e) {

@@ -4,16 +4,14 @@ import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.PlanEntry;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
-import cn.agentao.agent.store.RecordTypes;
-import cn.agentao.agent.util.Json;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import cn.agentao.agent.core.record.EngineRecord;
 import dev.langchain4j.data.message.ChatMessage;
 
 import java.util.List;
 
 /**
- * What a session writes to its journal, one method per record type ({@link RecordTypes} documents the payloads):
- * the one place the engine's record format is produced; {@link SessionReplay} reads it back.
+ * What a session writes to its journal as it goes, one method per thing that happened; each is one
+ * {@link EngineRecord} ({@link SessionReplay} reads them back).
  */
 final class SessionRecords {
     private SessionRecords() {}
@@ -25,64 +23,50 @@ final class SessionRecords {
 
     /** {@code local}: a command the agent answered itself; shown on replay, not part of the model history. */
     static void userPrompt(Session s, List<ContentBlock> prompt, boolean local) {
-        ObjectNode rec = Json.object();
-        rec.set("content", ContentBlock.toTree(prompt));
-        if (local) rec.put("local", true);
-        s.journal().append(RecordTypes.USER_MESSAGE, rec);
+        s.journal().append(new EngineRecord.UserMessage(prompt, local));
     }
 
     static void modelMessage(Session s, ChatMessage message) {
-        ObjectNode rec = Json.object();
-        rec.put("message", ChatMessageJson.toJson(message));
-        s.journal().append(RecordTypes.MODEL_MESSAGE, rec);
+        s.journal().append(new EngineRecord.ModelMessage(message));
     }
 
     static void agentText(Session s, String text) {
-        ObjectNode rec = Json.object();
-        rec.set("content", ContentBlock.toTree(ContentBlock.text(text)));
-        s.journal().append(RecordTypes.AGENT_CHUNK, rec);
+        s.journal().append(new EngineRecord.AgentText(ContentBlock.text(text)));
     }
 
     static void thought(Session s, String text) {
-        ObjectNode rec = Json.object();
-        rec.set("content", ContentBlock.toTree(ContentBlock.text(text)));
-        s.journal().append(RecordTypes.THOUGHT_CHUNK, rec);
+        s.journal().append(new EngineRecord.Thought(ContentBlock.text(text)));
     }
 
     static void title(Session s, String title) {
-        s.journal().append(RecordTypes.TITLE, Json.object().put("text", title));
+        s.journal().append(new EngineRecord.Title(title));
     }
 
-    static void toolCall(Session s, AgentEvent.ToolCallStarted call) {
-        s.journal().append(RecordTypes.TOOL_CALL, Json.MAPPER.valueToTree(call));
+    static void toolCall(Session s, AgentEvent.ToolCallStarted c) {
+        s.journal().append(new EngineRecord.ToolCallStarted(c.toolCallId(), c.title(), c.kind(), c.status(), c.content(),
+                c.locations(), c.rawInput()));
     }
 
-    static void toolCallUpdate(Session s, AgentEvent.ToolCallUpdated update) {
-        s.journal().append(RecordTypes.TOOL_CALL_UPDATE, Json.MAPPER.valueToTree(update));
+    static void toolCallUpdate(Session s, AgentEvent.ToolCallUpdated u) {
+        s.journal().append(new EngineRecord.ToolCallUpdated(u.toolCallId(), u.title(), u.kind(), u.status(), u.content(),
+                u.locations(), u.rawInput(), u.rawOutput()));
     }
 
     static void plan(Session s, List<PlanEntry> entries) {
-        ObjectNode rec = Json.object();
-        rec.set("entries", Json.MAPPER.valueToTree(entries));
-        s.journal().append(RecordTypes.PLAN, rec);
+        s.journal().append(new EngineRecord.Plan(entries));
     }
 
     static void compaction(Session s, List<ChatMessage> replacement) {
-        ObjectNode rec = Json.object();
-        rec.set("messages", Json.MAPPER.valueToTree(replacement.stream().map(ChatMessageJson::toJson).toList()));
-        s.journal().append(RecordTypes.COMPACTION, rec);
+        s.journal().append(new EngineRecord.Compaction(replacement));
     }
 
     /** The settings snapshot a load restores: model, mode, thought level, remembered permissions. */
     static void state(Session s) {
-        ObjectNode rec = Json.object().put("mode", s.modeId()).put("permissionMode", s.permissionMode().id())
-                .put("model", s.model());
-        if (s.thoughtLevel() != null) rec.put("thoughtLevel", s.thoughtLevel());
-        rec.set("permissions", s.permissions().toJson());
-        s.journal().append(RecordTypes.STATE, rec);
+        s.journal().append(new EngineRecord.State(s.modeId(), s.permissionMode().id(), s.model(), s.thoughtLevel(),
+                s.permissions().toJson()));
     }
 
     static void turnEnd(Session s, StopReason reason) {
-        s.journal().append(RecordTypes.TURN_END, Json.object().put("stopReason", reason.wire()));
+        s.journal().append(new EngineRecord.TurnEnd(reason));
     }
 }

@@ -1,92 +1,134 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.core.content.ContentBlock;
-import cn.agentao.agent.util.Json;
-import cn.agentao.agent.core.content.PlanEntry;
-import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.record.EngineRecord;
+import cn.agentao.agent.core.record.EngineRecords;
+import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.content.ToolCallStatus;
-import cn.agentao.agent.store.RecordTypes;
-import cn.agentao.agent.store.StoredSession;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
+import cn.agentao.agent.core.event.AgentEvent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
-import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * Rebuilds a saved session from its records: the model history, the settings, and the updates that show the
- * conversation again as events (user and agent text, thoughts, each tool call once with its final state, the last plan).
+ * Rebuilds a saved session from its engine records, in one pass as the repository reads them: the model
+ * history, the settings, and the events that show the conversation again (user and agent text, thoughts,
+ * each tool call once with its final state, the last plan).
  */
-public final class SessionReplay {
+public final class SessionReplay implements Consumer<ObjectNode> {
     private static final Logger log = LoggerFactory.getLogger(SessionReplay.class);
 
     /** What a load restores. {@code state} is the latest settings snapshot (null if none was written). */
-    public record Restored(List<ChatMessage> history, ObjectNode state, String title, List<AgentEvent> events) {}
+    public record Restored(List<ChatMessage> history, EngineRecord.State state, String title, List<AgentEvent> events) {}
 
-    private SessionReplay() {}
+    private final String sessionId;
+    private final List<ChatMessage> history = new ArrayList<>();
+    /** The updates in order; a tool call's place holds null until its final state is known (see {@link #calls}). */
+    private final List<AgentEvent> updates = new ArrayList<>();
+    /** Each tool call's state so far, and the places in {@link #updates} that show it. */
+    private final Map<String, ToolCallState> calls = new HashMap<>();
+    private EngineRecord.State state;
+    private String title;
+    private EngineRecord.Plan plan;
 
-    public static Restored restore(StoredSession stored) {
-        List<ChatMessage> history = new ArrayList<>();
-        ObjectNode state = null;
-        String title = null;
-        List<PlanEntry> plan = null;
-        Map<String, ObjectNode> toolCalls = new LinkedHashMap<>();
-        for (ObjectNode r : stored.records()) {
-            String type = r.path("type").asText();
-            if (type.equals(RecordTypes.TOOL_CALL)) {
-                toolCalls.put(r.path("toolCallId").asText(), r.deepCopy());
-            } else if (type.equals(RecordTypes.TOOL_CALL_UPDATE)) {
-                ObjectNode call = toolCalls.get(r.path("toolCallId").asText());
-                if (call != null) r.fields().forEachRemaining(f -> {
-                    if (!List.of("type", "seq", "ts").contains(f.getKey()) && !f.getValue().isNull()) call.set(f.getKey(), f.getValue());
-                });
-            }
+    private static final class ToolCallState {
+        AgentEvent.ToolCallStarted call;
+        final List<Integer> places = new ArrayList<>();
+    }
+
+    private SessionReplay(String sessionId) {
+        this.sessionId = sessionId;
+    }
+
+    /** Reads the session from {@code repository} and rebuilds it. */
+    public static Restored restore(SessionRepository repository, String sessionId) {
+        SessionReplay replay = new SessionReplay(sessionId);
+        repository.scan(sessionId, replay);
+        return replay.result();
+    }
+
+    /** Takes the next stored record (the whole line); one that cannot be read is skipped with a warning. */
+    @Override
+    public void accept(ObjectNode line) {
+        try {
+            add(EngineRecords.read(line));
+        } catch (RuntimeException e) {
+            log.warn("session {}: skipping unreadable record {} ({})", sessionId, line.path("seq").asLong(), e.toString());
         }
-        List<AgentEvent> updates = new ArrayList<>();
-        for (ObjectNode r : stored.records()) {
-            try {
-                switch (r.path("type").asText()) {
-                    case RecordTypes.USER_MESSAGE -> {
-                        List<ContentBlock> blocks = new ArrayList<>();
-                        for (JsonNode b : r.path("content")) blocks.add(block(b));
-                        blocks.forEach(b -> updates.add(new AgentEvent.UserMessage(b)));
-                        if (!r.path("local").asBoolean(false)) history.add(TurnRunner.userMessage(blocks));
-                    }
-                    case RecordTypes.AGENT_CHUNK -> updates.add(new AgentEvent.MessageChunk(block(r.path("content"))));
-                    case RecordTypes.THOUGHT_CHUNK -> updates.add(new AgentEvent.ThoughtChunk(block(r.path("content"))));
-                    case RecordTypes.MODEL_MESSAGE -> {
-                        ChatMessage m = ChatMessageJson.fromJson(r.path("message").asText());
-                        history.add(m);
-                        if (m instanceof AiMessage ai) {
-                            if (ai.thinking() != null && !ai.thinking().isEmpty()) updates.add(AgentEvent.ThoughtChunk.text(ai.thinking()));
-                            if (ai.text() != null && !ai.text().isEmpty()) updates.add(AgentEvent.MessageChunk.text(ai.text()));
-                        }
-                    }
-                    case RecordTypes.COMPACTION -> {
-                        history.clear();
-                        for (JsonNode m : r.path("messages")) history.add(ChatMessageJson.fromJson(m.asText()));
-                    }
-                    case RecordTypes.TOOL_CALL -> updates.add(finalToolCall(toolCalls.get(r.path("toolCallId").asText())));
-                    case RecordTypes.PLAN -> plan = Json.MAPPER.convertValue(r.path("entries"), new TypeReference<List<PlanEntry>>() {});
-                    case RecordTypes.STATE -> state = r;
-                    case RecordTypes.TITLE -> title = r.path("text").textValue();
-                    default -> { /* turn_end and unknown record types show nothing */ }
+    }
+
+    private void add(EngineRecord record) {
+        switch (record) {
+            case EngineRecord.UserMessage u -> {
+                u.content().forEach(b -> updates.add(new AgentEvent.UserMessage(b)));
+                if (!u.local()) history.add(TurnRunner.userMessage(u.content()));
+            }
+            case EngineRecord.AgentText a -> updates.add(new AgentEvent.MessageChunk(a.content()));
+            case EngineRecord.Thought t -> updates.add(new AgentEvent.ThoughtChunk(t.content()));
+            case EngineRecord.ModelMessage m -> {
+                history.add(m.message());
+                if (m.message() instanceof AiMessage ai) {
+                    if (ai.thinking() != null && !ai.thinking().isEmpty()) updates.add(AgentEvent.ThoughtChunk.text(ai.thinking()));
+                    if (ai.text() != null && !ai.text().isEmpty()) updates.add(AgentEvent.MessageChunk.text(ai.text()));
                 }
-            } catch (RuntimeException e) {
-                log.warn("session {}: skipping unreadable record {} ({})", stored.sessionId(), r.path("seq").asLong(), e.toString());
             }
+            case EngineRecord.Compaction c -> {
+                history.clear();
+                history.addAll(c.messages());
+            }
+            case EngineRecord.ToolCallStarted s -> {
+                ToolCallState call = calls.computeIfAbsent(s.toolCallId(), id -> new ToolCallState());
+                call.call = new AgentEvent.ToolCallStarted(s.toolCallId(), s.title(), s.kind(), s.status(), s.content(),
+                        s.locations(), s.rawInput(), null);
+                call.places.add(updates.size());
+                updates.add(null);
+            }
+            case EngineRecord.ToolCallUpdated u -> {
+                ToolCallState call = calls.get(u.toolCallId());
+                if (call != null) call.call = merge(call.call, u);
+            }
+            case EngineRecord.Plan p -> plan = p;
+            case EngineRecord.State s -> state = s;
+            case EngineRecord.Title t -> title = t.text();
+            case EngineRecord.TurnEnd e -> { /* shows nothing */ }
+            case EngineRecord.Unknown u -> { /* a newer engine's record: kept in the log, shows nothing */ }
         }
-        if (plan != null) updates.add(new AgentEvent.PlanChanged(plan));
+    }
+
+    private Restored result() {
+        for (ToolCallState call : calls.values()) {
+            AgentEvent.ToolCallStarted last = finalState(call.call);
+            call.places.forEach(i -> updates.set(i, last));
+        }
+        if (plan != null) updates.add(new AgentEvent.PlanChanged(plan.entries()));
         return new Restored(repair(history), state, title, updates);
+    }
+
+    private static AgentEvent.ToolCallStarted merge(AgentEvent.ToolCallStarted c, EngineRecord.ToolCallUpdated u) {
+        return new AgentEvent.ToolCallStarted(c.toolCallId(), or(u.title(), c.title()),
+                or(u.kind(), c.kind()), or(u.status(), c.status()),
+                or(u.content(), c.content()), or(u.locations(), c.locations()),
+                or(u.rawInput(), c.rawInput()), or(u.rawOutput(), c.rawOutput()));
+    }
+
+    private static <T> T or(T changed, T before) {
+        return changed != null ? changed : before;
+    }
+
+    /** The tool call as it ended; one left running when the process died shows as failed. */
+    private static AgentEvent.ToolCallStarted finalState(AgentEvent.ToolCallStarted c) {
+        if (c.status() == ToolCallStatus.COMPLETED || c.status() == ToolCallStatus.FAILED) return c;
+        return new AgentEvent.ToolCallStarted(c.toolCallId(), c.title(), c.kind(), ToolCallStatus.FAILED, c.content(),
+                c.locations(), c.rawInput(), c.rawOutput());
     }
 
     /**
@@ -113,20 +155,5 @@ public final class SessionReplay {
     private static void closeOpen(List<ChatMessage> out, List<ToolExecutionRequest> open) {
         for (ToolExecutionRequest r : open) out.add(ToolExecutionResultMessage.from(r, "Not run: the agent stopped before this tool finished."));
         open.clear();
-    }
-
-    private static ContentBlock block(JsonNode b) {
-        // sessions saved before user blocks kept their "type" hold bare {"text": …}
-        if (!b.has("type") && b.path("text").isTextual()) return ContentBlock.text(b.path("text").textValue());
-        return Json.MAPPER.convertValue(b, ContentBlock.class);
-    }
-
-    /** The tool call as it ended; one left running when the process died shows as failed. */
-    private static AgentEvent.ToolCallStarted finalToolCall(ObjectNode merged) {
-        ObjectNode c = merged.deepCopy();
-        String status = c.path("status").asText("pending");
-        if (!status.equals("completed") && !status.equals("failed")) c.put("status", ToolCallStatus.FAILED.wire());
-        c.remove(List.of("type", "seq", "ts", "sessionUpdate"));
-        return Json.MAPPER.convertValue(c, AgentEvent.ToolCallStarted.class);
     }
 }

@@ -5,14 +5,13 @@ import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.Host;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.permission.Mode;
-import cn.agentao.agent.store.Page;
-import cn.agentao.agent.store.SessionBusyException;
-import cn.agentao.agent.store.SessionNotFoundException;
-import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SessionStoreException;
-import cn.agentao.agent.store.SessionSummary;
-import cn.agentao.agent.store.SessionWriter;
-import cn.agentao.agent.store.StoredSession;
+import cn.agentao.agent.core.repository.Page;
+import cn.agentao.agent.core.repository.SessionBusyException;
+import cn.agentao.agent.core.repository.SessionLease;
+import cn.agentao.agent.core.repository.SessionNotFoundException;
+import cn.agentao.agent.core.repository.SessionRepository;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -46,10 +45,10 @@ public final class SessionService implements AutoCloseable {
     }
 
     private final Engine engine;
-    private final SessionStore store;
+    private final SessionRepository store;
     private final ConcurrentHashMap<String, Session> live = new ConcurrentHashMap<>();
 
-    public SessionService(Engine engine, SessionStore store) {
+    public SessionService(Engine engine, SessionRepository store) {
         this.engine = engine;
         this.store = store;
     }
@@ -102,7 +101,7 @@ public final class SessionService implements AutoCloseable {
             // an unusable store must not make the agent unusable: run this session without persistence, and say so
             journal = SessionJournal.NONE;
             unsaved = "This conversation is not being saved: " + e.getMessage() + ". To keep conversations, "
-                    + SessionStore.RELOCATE_HINT + ".";
+                    + store.relocateHint() + ".";
         }
         Session session = new Session(id, spec, host, engine, journal);
         engine.open(session, null);
@@ -118,9 +117,9 @@ public final class SessionService implements AutoCloseable {
      */
     public Session reopen(String id, Spec spec, Host host, boolean replay) throws CoreException {
         if (live.containsKey(id)) throw new CoreException.Busy("session " + id + " is already open");
-        SessionWriter writer;
+        SessionLease writer;
         try {
-            writer = store.openForAppend(id);
+            writer = store.lease(id);
         } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
             throw new CoreException.NotFound("unknown sessionId: " + id);
         } catch (SessionBusyException e) {
@@ -130,9 +129,7 @@ public final class SessionService implements AutoCloseable {
         }
         Session session = null;
         try {
-            StoredSession stored = store.read(id);
-            stored.warnings().forEach(w -> log.warn("session {}: {}", id, w));
-            SessionReplay.Restored restored = SessionReplay.restore(stored);
+            SessionReplay.Restored restored = SessionReplay.restore(store, id);
             session = new Session(id, spec, host, engine, new StoreJournal(writer));
             engine.open(session, restored);
             if (replay) {
@@ -159,7 +156,7 @@ public final class SessionService implements AutoCloseable {
         try {
             return store.latestFor(cwd).orElseThrow(() -> new CoreException.NotFound("there is no saved session for this directory"));
         } catch (SessionStoreException e) {
-            throw new CoreException.StorageFailed(e.getMessage() + "; " + SessionStore.RELOCATE_HINT, e);
+            throw new CoreException.StorageFailed(e.getMessage() + "; " + store.relocateHint(), e);
         }
     }
 
@@ -181,7 +178,7 @@ public final class SessionService implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new CoreException.InvalidArgument("cursor is not one this agent gave out");
         } catch (SessionStoreException e) {
-            throw new CoreException.StorageFailed(e.getMessage() + "; " + SessionStore.RELOCATE_HINT, e);
+            throw new CoreException.StorageFailed(e.getMessage() + "; " + store.relocateHint(), e);
         }
     }
 

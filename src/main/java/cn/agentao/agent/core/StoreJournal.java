@@ -1,7 +1,9 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.store.SessionStoreException;
-import cn.agentao.agent.store.SessionWriter;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.record.EngineRecord;
+import cn.agentao.agent.core.record.EngineRecords;
+import cn.agentao.agent.core.repository.SessionLease;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,14 +23,17 @@ public final class StoreJournal implements SessionJournal {
 
     private record Waiting(String type, ObjectNode payload) {}
 
-    private final SessionWriter writer;
+    private final SessionLease writer;
     private final Deque<Waiting> waiting = new ArrayDeque<>();
     /** Told about failures (and recovery); until the engine sets it, they are logged. */
     private Consumer<String> user = text -> log.warn("{}", text);
     /** Why the oldest waiting record could not be written; null while everything is saved. */
     private String failure;
+    /** Set once the lease ended under the session (a repository that expires leases): nothing is saved any more. */
+    private boolean leaseLost;
+    private boolean closed;
 
-    public StoreJournal(SessionWriter writer) {
+    public StoreJournal(SessionLease writer) {
         this.writer = writer;
     }
 
@@ -38,8 +43,12 @@ public final class StoreJournal implements SessionJournal {
     }
 
     @Override
-    public synchronized void append(String type, ObjectNode payload) {
-        waiting.add(new Waiting(type, payload));
+    public synchronized void append(EngineRecord record) {
+        if (leaseLost) {
+            log.debug("session {}: a {} record is not saved: the session's lease ended", writer.sessionId(), record.type());
+            return;
+        }
+        waiting.add(new Waiting(record.type(), EngineRecords.payload(record)));
         flush();
     }
 
@@ -58,6 +67,10 @@ public final class StoreJournal implements SessionJournal {
                 }
                 return false;
             } catch (IllegalArgumentException | IllegalStateException e) { // a record the store refuses, or closed
+                if (e instanceof IllegalStateException && !closed && !writer.held()) {
+                    leaseLost(e); // not closed here: the lease expired (another holder may have it now)
+                    return false;
+                }
                 log.error("session {}: a {} record cannot be saved and is dropped: {}", writer.sessionId(), next.type(),
                         e.getMessage());
                 waiting.poll();
@@ -70,9 +83,18 @@ public final class StoreJournal implements SessionJournal {
         return true;
     }
 
+    private void leaseLost(RuntimeException e) {
+        leaseLost = true;
+        log.error("session {}: its lease ended ({}); {} records are not saved", writer.sessionId(), e.getMessage(), waiting.size());
+        waiting.clear();
+        failure = null;
+        user.accept("This conversation is no longer being saved: the session store let go of it (" + e.getMessage()
+                + "); another agent may have taken it over. Start a new session to keep saving.");
+    }
+
     @Override
     public synchronized void close() {
-        if (!flush()) {
+        if (!leaseLost && !flush()) {
             log.error("session {}: {} records could not be saved and are lost ({})", writer.sessionId(), waiting.size(),
                     failure);
         }
@@ -80,6 +102,8 @@ public final class StoreJournal implements SessionJournal {
             writer.close();
         } catch (RuntimeException e) {
             log.warn("session {}: closing its log failed: {}", writer.sessionId(), e.toString());
+        } finally {
+            closed = true;
         }
     }
 }

@@ -84,6 +84,7 @@ final class TurnRunner {
                 forwarder.flushRecord(rt);
                 if (e.kind() == ModelException.Kind.CANCELLED || cancel.isCancelled()) return StopReason.CANCELLED;
                 log.warn("model call failed: {} (HTTP {})", e.kind(), e.httpStatus());
+                rt.turnFailed(e.userMessage());
                 String text = (forwarder.wroteText() ? "\n\n" : "") + "Error: " + e.userMessage();
                 rt.emit(AgentEvent.MessageChunk.text(text));
                 SessionRecords.agentText(rt, text);

@@ -42,7 +42,6 @@ public final class JsonRpcEndpoint {
     private final ConcurrentHashMap<Long, CompletableFuture<JsonNode>> outbound = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile boolean initialized;
 
     private record InFlight(RequestContext ctx, AtomicBoolean answered) {}
 
@@ -53,10 +52,6 @@ public final class JsonRpcEndpoint {
         this.maxMessageBytes = maxMessageBytes;
     }
 
-    /** Called by the initialize handler: from now on, methods that need the handshake are served. */
-    public void markInitialized() { initialized = true; }
-
-    public boolean isInitialized() { return initialized; }
 
     public boolean isClosed() { return closed.get(); }
 
@@ -182,8 +177,9 @@ public final class JsonRpcEndpoint {
             else log.debug("ignoring unknown notification {}", name);
             return;
         }
-        if (entry.needsInitialize() && !initialized) {
-            if (hasId) writeError(id, ErrorCodes.SERVER_NOT_INITIALIZED, name + " called before initialize handshake", null);
+        JsonRpcException refused = entry.gated() ? methods.gate().refuse(name) : null;
+        if (refused != null) {
+            if (hasId) writeError(id, refused.code(), refused.getMessage(), refused.data());
             return;
         }
         RequestContext ctx = new RequestContext(name, hasId ? id : null);

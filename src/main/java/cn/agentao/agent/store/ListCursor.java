@@ -1,5 +1,8 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.Timestamps;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;

@@ -1,5 +1,7 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.SessionStoreException;
+
 import cn.agentao.agent.util.IoErrors;
 
 import java.io.IOException;

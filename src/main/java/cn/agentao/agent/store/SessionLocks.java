@@ -1,5 +1,7 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.SessionBusyException;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

@@ -1,5 +1,8 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.SessionCorruptException;
+import cn.agentao.agent.core.repository.SessionHeader;
+
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -7,11 +10,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The bytes of a session log: line 1 the header, then one record per line, each one JSON object ending in a
@@ -47,38 +54,42 @@ final class SessionLogCodec {
     }
 
     /**
-     * A parsed log.
+     * What reading a log found besides its records.
      *
      * @param completeLength bytes up to and including the last newline; anything after it is a torn line
+     * @param completeLines  how many complete lines (header included) those bytes hold
      * @param lastSeq        the highest seq among the records, 0 if there are none
      */
-    record ParsedLog(SessionHeader header, List<ObjectNode> records, List<String> warnings,
-                     long completeLength, long lastSeq) {}
+    record Scan(SessionHeader header, List<String> warnings, long completeLength, long completeLines, long lastSeq) {}
+
+    /** The first size of the read buffer; it grows to hold the longest line. */
+    private static final int CHUNK = 1 << 16;
+
+    /** Parses a whole log held in memory, handing each record to {@code each}. */
+    static Scan scan(String sessionId, byte[] bytes, Consumer<ObjectNode> each) {
+        try {
+            return scan(sessionId, new ByteArrayInputStream(bytes), each);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // not thrown by a byte array
+        }
+    }
 
     /**
-     * Parses a whole log.
+     * Parses a log as it is read, handing each record to {@code each} in order: memory for the longest line
+     * only, whatever the length of the log.
      *
      * @throws SessionCorruptException            if there is no readable header
      * @throws UnsupportedSessionVersionException if the header is of a newer major version
      */
-    static ParsedLog parse(String sessionId, byte[] bytes) {
-        int headerEnd = indexOfNewline(bytes, 0, bytes.length);
-        if (headerEnd < 0) {
-            throw new SessionCorruptException(sessionId, "session " + sessionId + " cannot be read: "
-                    + (bytes.length == 0 ? "the file is empty" : "its header line is incomplete"));
-        }
-        JsonNode headerLine = parseJson(bytes, 0, headerEnd);
-        SessionHeader header = SessionHeader.parse(sessionId, headerLine);
-
-        List<ObjectNode> records = new ArrayList<>();
+    static Scan scan(String sessionId, InputStream in, Consumer<ObjectNode> each) throws IOException {
+        byte[] buf = new byte[CHUNK];
+        int len = 0;
+        long consumed = 0;
+        SessionHeader header = null;
         List<String> warnings = new ArrayList<>();
-        if (!sessionId.equals(header.sessionId())) {
-            warnings.add("the header names session " + header.sessionId() + " but the file is " + sessionId
-                    + SessionFiles.LOG_SUFFIX + "; using " + sessionId);
-        }
         long[] lastSeq = {0};
-        long[] lines = {1};
-        int complete = scanRecords(bytes, headerEnd + 1, bytes.length, 2, new Visitor() {
+        long[] lines = {0};
+        Visitor visitor = new Visitor() {
             @Override
             public void record(long lineNumber, ObjectNode record) {
                 long seq = record.get("seq").asLong();
@@ -87,7 +98,7 @@ final class SessionLogCodec {
                 }
                 lastSeq[0] = Math.max(lastSeq[0], seq);
                 lines[0] = lineNumber;
-                records.add(record);
+                each.accept(record);
             }
 
             @Override
@@ -95,12 +106,37 @@ final class SessionLogCodec {
                 lines[0] = lineNumber;
                 warnings.add("line " + lineNumber + ": " + problem + "; skipped");
             }
-        });
-        if (complete < bytes.length) {
-            warnings.add("line " + (lines[0] + 1) + ": incomplete last line (" + (bytes.length - complete)
+        };
+        for (boolean eof = false; !eof; ) {
+            if (len == buf.length) buf = Arrays.copyOf(buf, buf.length * 2); // a line longer than the buffer
+            int n = in.read(buf, len, buf.length - len);
+            if (n < 0) eof = true; else len += n;
+            int start = 0;
+            if (header == null) {
+                int headerEnd = indexOfNewline(buf, 0, len);
+                if (headerEnd < 0) {
+                    if (!eof) continue;
+                    throw new SessionCorruptException(sessionId, "session " + sessionId + " cannot be read: "
+                            + (len == 0 ? "the file is empty" : "its header line is incomplete"));
+                }
+                header = SessionHeader.parse(sessionId, parseJson(buf, 0, headerEnd));
+                if (!sessionId.equals(header.sessionId())) {
+                    warnings.add("the header names session " + header.sessionId() + " but the file is " + sessionId
+                            + SessionFiles.LOG_SUFFIX + "; using " + sessionId);
+                }
+                lines[0] = 1;
+                start = headerEnd + 1;
+            }
+            int end = scanRecords(buf, start, len, lines[0] + 1, visitor);
+            consumed += end;
+            System.arraycopy(buf, end, buf, 0, len - end);
+            len -= end;
+        }
+        if (len > 0) {
+            warnings.add("line " + (lines[0] + 1) + ": incomplete last line (" + len
                     + " bytes without a newline: a write was interrupted or is in progress); skipped");
         }
-        return new ParsedLog(header, records, warnings, complete, lastSeq[0]);
+        return new Scan(header, warnings, consumed, lines[0], lastSeq[0]);
     }
 
     /**

@@ -1,11 +1,25 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.AmbiguousSessionIdException;
+import cn.agentao.agent.core.repository.Page;
+import cn.agentao.agent.core.repository.PruneResult;
+import cn.agentao.agent.core.repository.PruneRule;
+import cn.agentao.agent.core.repository.SessionBusyException;
+import cn.agentao.agent.core.repository.SessionExistsException;
+import cn.agentao.agent.core.repository.SessionHeader;
+import cn.agentao.agent.core.repository.SessionNotFoundException;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.SessionHeading;
+import cn.agentao.agent.core.repository.SessionRepository;
+
 import cn.agentao.agent.util.IoErrors;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -20,15 +34,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * A directory of sessions, each an append-only JSON Lines log ({@code <id>.jsonl}, see
  * {@code sessions-store/README.md}). The log is written as the conversation goes, one record per line, so a
  * crash loses at most the record being written. Several agent processes may share one directory: a session
  * open for writing in one is refused by the others ({@link SessionBusyException}), and a damaged session only
- * ever affects itself.
+ * ever affects itself. This is the first {@link SessionRepository}: a lease is the OS lock of {@code <id>.lock},
+ * which ends when the writer closes or the process dies.
  */
-public final class SessionStore {
+public final class SessionStore implements SessionRepository {
     private static final Logger log = LoggerFactory.getLogger(SessionStore.class);
 
     /** Environment variable that overrides {@link #defaultDirectory}. */
@@ -76,6 +92,16 @@ public final class SessionStore {
         return files.dir();
     }
 
+    @Override
+    public String location() {
+        return files.dir().toString();
+    }
+
+    @Override
+    public String relocateHint() {
+        return RELOCATE_HINT;
+    }
+
     /** The log file of a session (whether or not it exists), e.g. to show to a user. */
     public Path logFile(String sessionId) {
         return files.log(SessionFiles.requireValidId(sessionId));
@@ -89,6 +115,7 @@ public final class SessionStore {
      * @param headerExtra extra header fields (nullable); the header's own field names are reserved
      * @throws SessionExistsException if a session with this id is already stored
      */
+    @Override
     public SessionWriter create(String sessionId, Path cwd, ObjectNode headerExtra) {
         SessionFiles.requireValidId(sessionId);
         Objects.requireNonNull(cwd, "cwd");
@@ -119,24 +146,24 @@ public final class SessionStore {
      * @throws SessionNotFoundException  if there is no such session
      * @throws SessionCorruptException   if its header cannot be read, or it is of a newer format version
      */
-    public SessionWriter openForAppend(String sessionId) {
+    @Override
+    public SessionWriter lease(String sessionId) {
         SessionFiles.requireValidId(sessionId);
         Path logFile = files.log(sessionId);
         if (!Files.exists(logFile)) throw SessionNotFoundException.of(sessionId);
         SessionLocks.Held lock = lock(sessionId);
         FileChannel channel = null;
         try {
-            byte[] bytes = readLog(sessionId);
-            SessionLogCodec.ParsedLog parsed = SessionLogCodec.parse(sessionId, bytes);
-            parsed.warnings().forEach(w -> log.warn("session {}: {}", sessionId, w));
+            SessionLogCodec.Scan scan = scanLog(sessionId, record -> { });
             channel = FileChannel.open(logFile, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-            if (parsed.completeLength() < bytes.length) {
+            long size = channel.size();
+            if (scan.completeLength() < size) {
                 log.warn("session {}: dropping the {} bytes of an interrupted write at the end of {}", sessionId,
-                        bytes.length - parsed.completeLength(), logFile);
-                channel.truncate(parsed.completeLength());
+                        size - scan.completeLength(), logFile);
+                channel.truncate(scan.completeLength());
                 channel.force(false);
             }
-            return new SessionWriter(sessionId, channel, lock, sync, clock, parsed.lastSeq(), parsed.completeLength());
+            return new SessionWriter(sessionId, channel, lock, sync, clock, scan.lastSeq(), scan.completeLength());
         } catch (IOException | RuntimeException e) {
             closeQuietly(channel);
             closeQuietly(lock);
@@ -146,20 +173,17 @@ public final class SessionStore {
     }
 
     /**
-     * Reads a whole session. Damaged lines are skipped and described in {@link StoredSession#warnings()} (and
-     * logged); only a session that has no readable header at all is refused.
-     *
-     * @throws SessionNotFoundException if there is no such session
-     * @throws SessionCorruptException  if its header cannot be read, or it is of a newer format version
+     * Reads a session record by record, as it is read from the log. Damaged lines are skipped and described in
+     * the warnings (and logged); only a session that has no readable header at all is refused.
      */
-    public StoredSession read(String sessionId) {
-        SessionFiles.requireValidId(sessionId);
-        SessionLogCodec.ParsedLog parsed = SessionLogCodec.parse(sessionId, readLog(sessionId));
-        parsed.warnings().forEach(w -> log.warn("session {}: {}", sessionId, w));
-        return new StoredSession(sessionId, parsed.header(), parsed.records(), parsed.warnings());
+    @Override
+    public SessionHeading scan(String sessionId, Consumer<ObjectNode> each) {
+        SessionLogCodec.Scan scan = scanLog(sessionId, each);
+        return new SessionHeading(scan.header(), scan.warnings());
     }
 
     /** Copies a session's log, byte for byte, to {@code out}. */
+    @Override
     public void exportLog(String sessionId, OutputStream out) throws IOException {
         try {
             Files.copy(logFile(sessionId), out);
@@ -175,6 +199,7 @@ public final class SessionStore {
      * @param cwdFilter only sessions created in this directory (nullable: all)
      * @param cursor    null for the first page, else the previous page's {@link Page#nextCursor()}
      */
+    @Override
     public Page<SessionSummary> list(Path cwdFilter, String cursor, int pageSize) {
         if (pageSize < 1) throw new IllegalArgumentException("page size must be >= 1: " + pageSize);
         ListCursor after = cursor == null ? null : ListCursor.decode(cursor);
@@ -190,6 +215,7 @@ public final class SessionStore {
     }
 
     /** The most recently updated readable session created in {@code cwd}. */
+    @Override
     public Optional<String> latestFor(Path cwd) {
         Path dir = cwd.toAbsolutePath().normalize();
         return index.summaries().stream()
@@ -204,6 +230,7 @@ public final class SessionStore {
      * @throws SessionNotFoundException    if none matches
      * @throws AmbiguousSessionIdException if several match
      */
+    @Override
     public String resolvePrefix(String idOrPrefix) {
         if (idOrPrefix == null || idOrPrefix.isBlank()) throw new IllegalArgumentException("empty session id");
         List<String> ids = files.ids();
@@ -216,11 +243,13 @@ public final class SessionStore {
         };
     }
 
+    @Override
     public boolean exists(String sessionId) {
         return Files.exists(files.log(SessionFiles.requireValidId(sessionId)));
     }
 
     /** Whether the session is open for writing, in this process or another. */
+    @Override
     public boolean isLive(String sessionId) {
         try {
             return SessionLocks.isLocked(files.lock(SessionFiles.requireValidId(sessionId)));
@@ -235,6 +264,7 @@ public final class SessionStore {
      * @return false if there was no such session
      * @throws SessionBusyException if it is open for writing
      */
+    @Override
     public boolean delete(String sessionId) {
         SessionFiles.requireValidId(sessionId);
         if (!Files.exists(files.log(sessionId))) return false;
@@ -254,6 +284,7 @@ public final class SessionStore {
      * Deletes the sessions {@code rule} selects. Sessions that are open for writing and sessions that cannot be
      * read (e.g. of a newer format version) are never pruned: delete those explicitly.
      */
+    @Override
     public PruneResult prune(PruneRule rule) {
         PruneResult plan = planPrune(rule);
         List<SessionSummary> removed = new ArrayList<>();
@@ -270,6 +301,7 @@ public final class SessionStore {
     }
 
     /** What {@link #prune} would do now, without deleting anything. */
+    @Override
     public PruneResult planPrune(PruneRule rule) {
         List<SessionSummary> newestFirst = index.summaries().stream()
                 .filter(SessionSummary::readable)
@@ -299,9 +331,12 @@ public final class SessionStore {
         }
     }
 
-    private byte[] readLog(String sessionId) {
-        try {
-            return Files.readAllBytes(files.log(sessionId));
+    private SessionLogCodec.Scan scanLog(String sessionId, Consumer<ObjectNode> each) {
+        SessionFiles.requireValidId(sessionId);
+        try (InputStream in = Files.newInputStream(files.log(sessionId))) {
+            SessionLogCodec.Scan scan = SessionLogCodec.scan(sessionId, in, each);
+            scan.warnings().forEach(w -> log.warn("session {}: {}", sessionId, w));
+            return scan;
         } catch (NoSuchFileException e) {
             throw SessionNotFoundException.of(sessionId);
         } catch (IOException e) {

@@ -1,5 +1,9 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.SessionHeader;
+import cn.agentao.agent.core.repository.SessionLease;
+import cn.agentao.agent.core.repository.SessionStoreException;
+
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.util.IoErrors;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,7 +23,7 @@ import java.util.Set;
  * process (or other writer in this one) can open the session for writing or delete it. Close it to let go;
  * if the process dies instead, the OS lets go. Safe for use from several threads.
  */
-public final class SessionWriter implements AutoCloseable {
+public final class SessionWriter implements SessionLease {
     private static final Logger log = LoggerFactory.getLogger(SessionWriter.class);
     private static final Set<String> RESERVED = Set.of("seq", "ts", "type");
 
@@ -45,11 +49,13 @@ public final class SessionWriter implements AutoCloseable {
         this.size = size;
     }
 
+    @Override
     public String sessionId() {
         return sessionId;
     }
 
     /** The seq of the latest record, 0 if there is none. */
+    @Override
     public synchronized long lastSeq() {
         return lastSeq;
     }
@@ -62,6 +68,7 @@ public final class SessionWriter implements AutoCloseable {
      * @param payload the record's own fields (nullable); {@code seq}, {@code ts} and {@code type} are reserved
      * @return the record's seq: 1 for the first record, then one more for each
      */
+    @Override
     public synchronized long append(String type, ObjectNode payload) {
         if (closed) throw new IllegalStateException("session " + sessionId + " was closed for writing");
         if (broken != null) throw new SessionStoreException(broken);
@@ -105,6 +112,12 @@ public final class SessionWriter implements AutoCloseable {
                     + "); reopen it";
             log.error(broken);
         }
+    }
+
+    /** Open and not closed: the OS lock lasts as long as this process, so it never expires under a live writer. */
+    @Override
+    public synchronized boolean held() {
+        return !closed;
     }
 
     /** Releases the session (forcing the log first under {@link SyncPolicy#NO_FSYNC}). Idempotent. */

@@ -1,5 +1,9 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.record.RecordTypes;
+import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.Timestamps;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.nio.file.Path;

@@ -1,5 +1,13 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.Timestamps;
+
+import cn.agentao.agent.core.repository.SessionHeader;
+
+import cn.agentao.agent.core.repository.SessionCorruptException;
+
+import cn.agentao.agent.core.repository.SessionSummary;
+
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.util.IoErrors;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -109,13 +117,13 @@ final class SummaryIndex {
     private Entry scanWhole(String id, Path logFile, String fileKey, long size, long modified) throws IOException {
         byte[] bytes = Files.readAllBytes(logFile);
         try {
-            SessionLogCodec.ParsedLog parsed = SessionLogCodec.parse(id, bytes);
-            SessionHeader header = parsed.header();
+            List<ObjectNode> records = new ArrayList<>();
+            SessionLogCodec.Scan scan = SessionLogCodec.scan(id, bytes, records::add);
+            SessionHeader header = scan.header();
             Instant createdAt = header.createdAt() != null ? header.createdAt() : Instant.ofEpochMilli(modified);
             SummaryBuilder summary = new SummaryBuilder(id, header.cwd(), createdAt, null, createdAt, 0);
-            parsed.records().forEach(summary::add);
-            long lines = countNewlines(bytes, (int) parsed.completeLength());
-            return new Entry(summary.build(), fileKey, size, modified, parsed.completeLength(), lines);
+            records.forEach(summary::add);
+            return new Entry(summary.build(), fileKey, size, modified, scan.completeLength(), scan.completeLines());
         } catch (SessionCorruptException e) {
             return new Entry(unreadable(id, bytes, modified, e.getMessage()), fileKey, size, modified, 0, 0);
         }
@@ -168,14 +176,6 @@ final class SummaryIndex {
             // nothing more to tell
         }
         return new SessionSummary(id, cwd, null, createdAt, Instant.ofEpochMilli(modified), 0, problem);
-    }
-
-    private static long countNewlines(byte[] bytes, int to) {
-        long n = 0;
-        for (int i = 0; i < to; i++) {
-            if (bytes[i] == '\n') n++;
-        }
-        return n;
     }
 
     private void load() {

@@ -1,5 +1,11 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.Timestamps;
+
+import cn.agentao.agent.core.record.RecordTypes;
+import cn.agentao.agent.core.repository.SessionHeader;
+import cn.agentao.agent.core.repository.StoredSession;
+
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;

@@ -92,7 +92,7 @@ class SessionsCommandTest {
 
     @Test
     void deleteRefusesALiveSessionAndDeletesTheRest() {
-        try (SessionWriter ignored = store.openForAppend("bbbb2222")) {
+        try (SessionWriter ignored = store.lease("bbbb2222")) {
             assertEquals(1, run("delete", "bbbb", "aaaa"));
             assertTrue(err.toString().contains("session bbbb2222 is in use"), err.toString());
             assertEquals("deleted aaaa1111\n", out.toString());

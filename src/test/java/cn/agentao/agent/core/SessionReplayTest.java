@@ -1,8 +1,9 @@
 package cn.agentao.agent.core;
 
+import cn.agentao.agent.core.record.ChatMessageJson;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.core.event.AgentEvent;
-import cn.agentao.agent.store.RecordTypes;
+import cn.agentao.agent.core.record.RecordTypes;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SessionWriter;
 import cn.agentao.agent.store.SyncPolicy;
@@ -32,7 +33,7 @@ class SessionReplayTest {
     @Test
     void theGoodFixtureRestoresItsModelHistory() throws Exception {
         Files.copy(AgentProcess.home().resolve("sessions-store/fixtures/good.jsonl"), dir.resolve("good.jsonl"));
-        SessionReplay.Restored r = SessionReplay.restore(new SessionStore(dir).read("good"));
+        SessionReplay.Restored r = SessionReplay.restore(new SessionStore(dir), "good");
         List<ChatMessage> h = r.history();
         assertEquals(5, h.size(), h.toString());
         assertEquals("Why does the calculator test fail?", ((UserMessage) h.get(0)).singleText());
@@ -42,11 +43,41 @@ class SessionReplayTest {
         assertEquals("`divide` does not check for a zero divisor.", ((AiMessage) h.get(3)).text());
         assertEquals("Fix it, please.", ((UserMessage) h.get(4)).singleText());
         assertEquals("Calculator test failure", r.title());
-        assertEquals("openai/gpt-4.1", r.state().path("model").asText());
+        assertEquals("openai/gpt-4.1", r.state().model());
         String agentText = r.events().stream().filter(u -> u instanceof AgentEvent.MessageChunk)
                 .map(u -> ((AgentEvent.MessageChunk) u).content().toString()).reduce("", String::concat);
         assertTrue(agentText.contains("I'll run the tests") && agentText.contains("zero divisor") && agentText.contains("HTTP 503"),
                 agentText);
+    }
+
+    /** The replay of the fixture, update by update: what a client is shown on session/load. */
+    @Test
+    void theGoodFixtureReplaysUpdateByUpdate() throws Exception {
+        Files.copy(AgentProcess.home().resolve("sessions-store/fixtures/good.jsonl"), dir.resolve("good.jsonl"));
+        List<AgentEvent> updates = SessionReplay.restore(new SessionStore(dir), "good").events();
+        List<String> kinds = updates.stream().map(u -> u.getClass().getSimpleName()).toList();
+        assertEquals(List.of("UserMessage", "ThoughtChunk", "MessageChunk", "ToolCallStarted",
+                "MessageChunk", "UserMessage", "ThoughtChunk", "MessageChunk", "PlanChanged"), kinds);
+        AgentEvent.ToolCallStarted call = (AgentEvent.ToolCallStarted) updates.get(3);
+        assertEquals("completed", call.status().wire(), "the call is shown once, as it ended");
+        assertEquals(1, call.rawOutput().path("exitCode").asInt());
+        assertEquals("mvn test", call.rawInput().path("command").asText());
+        assertTrue(Json.MAPPER.valueToTree(call.content()).toString().contains("Tests run: 4, Failures: 1"));
+        assertEquals(2, ((AgentEvent.PlanChanged) updates.get(8)).entries().size());
+    }
+
+    /** A log in the older shapes, cut off by a crash during a tool call, still reopens into a usable session. */
+    @Test
+    void anOldLogCutOffDuringAToolCallReopens() throws Exception {
+        Files.copy(AgentProcess.home().resolve("sessions-store/fixtures/old-shapes.jsonl"), dir.resolve("old-shapes.jsonl"));
+        SessionReplay.Restored r = SessionReplay.restore(new SessionStore(dir), "old-shapes");
+        assertEquals("List the files.", ((UserMessage) r.history().get(0)).singleText());
+        ToolExecutionResultMessage filled = assertInstanceOf(ToolExecutionResultMessage.class, r.history().get(2));
+        assertEquals("call_9", filled.id());
+        assertTrue(filled.text().startsWith("Not run"), filled.text());
+        AgentEvent.ToolCallStarted call = r.events().stream().filter(u -> u instanceof AgentEvent.ToolCallStarted)
+                .map(u -> (AgentEvent.ToolCallStarted) u).findFirst().orElseThrow();
+        assertEquals("failed", call.status().wire(), "a call left running shows as failed");
     }
 
     /**
@@ -67,7 +98,7 @@ class SessionReplayTest {
                     .add(ChatMessageJson.toJson(AiMessage.from("Understood.")));
             w.append(RecordTypes.COMPACTION, compaction);
         }
-        SessionReplay.Restored r = SessionReplay.restore(store.read("big"));
+        SessionReplay.Restored r = SessionReplay.restore(store, "big");
         assertEquals(2, r.history().size(), "the compaction replaced the history");
         assertEquals("summary " + big, ((UserMessage) r.history().get(0)).singleText());
         assertTrue(r.events().stream().anyMatch(u -> u instanceof AgentEvent.MessageChunk a

@@ -1,4 +1,10 @@
 package cn.agentao.agent.store;
+import cn.agentao.agent.core.repository.SessionStoreException;
+
+import cn.agentao.agent.core.repository.SessionCorruptException;
+import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.StoredSession;
+import cn.agentao.agent.core.repository.UnsupportedSessionVersionException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +68,7 @@ class FixturesTest {
                 () -> store.read("future-version"));
         assertEquals(2, e.version());
         assertTrue(e.getMessage().contains("future-version") && e.getMessage().contains("upgrade"), e.getMessage());
-        assertThrows(UnsupportedSessionVersionException.class, () -> store.openForAppend("future-version"));
+        assertThrows(UnsupportedSessionVersionException.class, () -> store.lease("future-version"));
         assertEquals(15, store.read("good").records().size());
     }
 

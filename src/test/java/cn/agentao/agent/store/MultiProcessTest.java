@@ -1,4 +1,8 @@
 package cn.agentao.agent.store;
+import cn.agentao.agent.core.repository.StoredSession;
+import cn.agentao.agent.core.repository.SessionSummary;
+
+import cn.agentao.agent.core.repository.SessionBusyException;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +62,7 @@ class MultiProcessTest {
         Process holder = child("hold", dir.toString(), "shared");
         assertEquals("holding shared", stdout(holder).readLine());
 
-        SessionBusyException busy = assertThrows(SessionBusyException.class, () -> store.openForAppend("shared"));
+        SessionBusyException busy = assertThrows(SessionBusyException.class, () -> store.lease("shared"));
         assertTrue(busy.getMessage().contains("shared"), busy.getMessage());
         assertTrue(store.isLive("shared"));
         assertThrows(SessionBusyException.class, () -> store.delete("shared"));
@@ -66,7 +70,7 @@ class MultiProcessTest {
 
         holder.destroyForcibly().waitFor();
         assertFalse(store.isLive("shared"), "the OS released the dead process's lock");
-        try (SessionWriter w = store.openForAppend("shared")) {
+        try (SessionWriter w = store.lease("shared")) {
             assertEquals(1, w.append("user_message", null));
         }
     }
@@ -79,7 +83,7 @@ class MultiProcessTest {
             w.append("user_message", null);
             for (int i = 0; i < 3; i++) {
                 assertTrue(store.isLive("mine"));
-                assertThrows(SessionBusyException.class, () -> new SessionStore(dir).openForAppend("mine"));
+                assertThrows(SessionBusyException.class, () -> new SessionStore(dir).lease("mine"));
                 store.read("mine");
                 store.list(null, null, 10);
             }
@@ -120,7 +124,7 @@ class MultiProcessTest {
         assertTrue(s.warnings().size() <= 1, "only the last line may be torn: " + s.warnings());
         s.warnings().forEach(w -> assertTrue(w.contains("incomplete last line"), w));
 
-        try (SessionWriter w = store.openForAppend("crash")) {
+        try (SessionWriter w = store.lease("crash")) {
             assertEquals(seqs.size() + 1, w.append("user_message", null), "the session goes on after the crash");
         }
         assertEquals(List.of(), store.read("crash").warnings());

@@ -1,4 +1,9 @@
 package cn.agentao.agent.store;
+import cn.agentao.agent.core.repository.SessionNotFoundException;
+import cn.agentao.agent.core.repository.AmbiguousSessionIdException;
+
+import cn.agentao.agent.core.repository.Page;
+import cn.agentao.agent.core.repository.SessionSummary;
 
 import cn.agentao.agent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -60,7 +65,7 @@ class SessionListingTest {
     void appendingMovesASessionToTheTop() {
         sevenSessions();
         clock.advance(Duration.ofMinutes(1));
-        try (SessionWriter w = store.openForAppend("a1")) {
+        try (SessionWriter w = store.lease("a1")) {
             w.append("title", Json.object().put("text", "renamed"));
         }
         SessionSummary top = store.list(null, null, 1).items().getFirst();
@@ -127,7 +132,7 @@ class SessionListingTest {
         // another process appends to a1 behind this store's back, then the index is damaged: both are noticed
         SessionStore other = new SessionStore(dir, SyncPolicy.NO_FSYNC, clock);
         clock.advance(Duration.ofHours(1));
-        try (SessionWriter w = other.openForAppend("a1")) {
+        try (SessionWriter w = other.lease("a1")) {
             w.append("title", Json.object().put("text", "from elsewhere"));
         }
         assertEquals("from elsewhere", store.list(null, null, 1).items().getFirst().title());

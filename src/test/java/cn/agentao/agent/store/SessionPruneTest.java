@@ -1,5 +1,11 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.PruneResult;
+import cn.agentao.agent.core.repository.PruneRule;
+import cn.agentao.agent.core.repository.SessionBusyException;
+import cn.agentao.agent.core.repository.SessionNotFoundException;
+import cn.agentao.agent.core.repository.SessionSummary;
+
 import cn.agentao.agent.util.Json;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,7 +63,7 @@ class SessionPruneTest {
 
     @Test
     void deleteRefusesALiveSession() {
-        try (SessionWriter ignored = store.openForAppend("recent")) {
+        try (SessionWriter ignored = store.lease("recent")) {
             SessionBusyException e = assertThrows(SessionBusyException.class, () -> store.delete("recent"));
             assertTrue(e.getMessage().contains("recent"));
         }
@@ -88,7 +94,7 @@ class SessionPruneTest {
     @Test
     void pruneLeavesLiveAndUnreadableSessionsAlone() {
         Fixtures.copyInto(dir, "empty", "future-version");
-        try (SessionWriter ignored = store.openForAppend("old1")) {
+        try (SessionWriter ignored = store.lease("old1")) {
             PruneResult result = store.prune(PruneRule.keepNewest(0));
             assertEquals(List.of("today", "recent", "old2"), ids(result.removed()));
             assertEquals(List.of("old1"), ids(result.skippedLive()));

@@ -1,5 +1,11 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.repository.SessionBusyException;
+import cn.agentao.agent.core.repository.SessionExistsException;
+import cn.agentao.agent.core.repository.SessionHeader;
+import cn.agentao.agent.core.repository.SessionNotFoundException;
+import cn.agentao.agent.core.repository.StoredSession;
+
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
@@ -73,7 +79,7 @@ class SessionStoreTest {
             w.append("user_message", null);
             w.append("agent_chunk", null);
         }
-        try (SessionWriter w = store.openForAppend("s1")) {
+        try (SessionWriter w = store.lease("s1")) {
             assertEquals(2, w.lastSeq());
             assertEquals(3, w.append("user_message", null));
         }
@@ -110,7 +116,7 @@ class SessionStoreTest {
     void unknownSessionsAreReportedAsNotFound() {
         SessionStore store = store();
         assertThrows(SessionNotFoundException.class, () -> store.read("nope"));
-        assertThrows(SessionNotFoundException.class, () -> store.openForAppend("nope"));
+        assertThrows(SessionNotFoundException.class, () -> store.lease("nope"));
         assertFalse(store.delete("nope"));
         assertEquals(List.of(), store.list(null, null, 10).items(), "a missing directory is an empty store");
     }
@@ -129,7 +135,7 @@ class SessionStoreTest {
         assertEquals(1, torn.warnings().size());
         assertTrue(torn.warnings().getFirst().contains("line 4: incomplete last line"), torn.warnings().getFirst());
 
-        try (SessionWriter w = store.openForAppend("s1")) {
+        try (SessionWriter w = store.lease("s1")) {
             assertEquals(3, w.append("agent_chunk", Json.object().put("text", "three")));
         }
         StoredSession repaired = store.read("s1");
@@ -144,13 +150,13 @@ class SessionStoreTest {
         SessionStore sameDirOtherInstance = store();
         try (SessionWriter w = store.create("s1", dir, null)) {
             assertTrue(store.isLive("s1"));
-            SessionBusyException busy = assertThrows(SessionBusyException.class, () -> sameDirOtherInstance.openForAppend("s1"));
+            SessionBusyException busy = assertThrows(SessionBusyException.class, () -> sameDirOtherInstance.lease("s1"));
             assertTrue(busy.getMessage().contains("s1"), busy.getMessage());
             assertThrows(SessionBusyException.class, () -> store.delete("s1"));
             w.append("user_message", null); // still ours after the refused attempts
         }
         assertFalse(store.isLive("s1"));
-        try (SessionWriter w = sameDirOtherInstance.openForAppend("s1")) {
+        try (SessionWriter w = sameDirOtherInstance.lease("s1")) {
             assertEquals(2, w.append("agent_chunk", null));
         }
     }

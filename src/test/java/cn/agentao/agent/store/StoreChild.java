@@ -1,4 +1,5 @@
 package cn.agentao.agent.store;
+import cn.agentao.agent.core.repository.SessionBusyException;
 
 import cn.agentao.agent.util.Json;
 
@@ -23,7 +24,7 @@ public final class StoreChild {
         String id = args[2];
         switch (args[0]) {
             case "hold" -> {
-                SessionWriter writer = store.openForAppend(id);
+                SessionWriter writer = store.lease(id);
                 System.out.println("holding " + writer.sessionId());
                 System.out.flush();
                 while (System.in.read() >= 0) {
@@ -32,7 +33,7 @@ public final class StoreChild {
             }
             case "append" -> {
                 String text = "x".repeat(Integer.parseInt(args[3]));
-                try (SessionWriter writer = store.openForAppend(id)) {
+                try (SessionWriter writer = store.lease(id)) {
                     while (true) {
                         long seq = writer.append("agent_chunk", Json.object().put("text", text));
                         System.out.println(seq);
@@ -51,7 +52,7 @@ public final class StoreChild {
                 System.out.println("done");
             }
             case "try-open" -> {
-                try (SessionWriter ignored = store.openForAppend(id)) {
+                try (SessionWriter ignored = store.lease(id)) {
                     System.out.println("opened");
                 } catch (SessionBusyException e) {
                     System.out.println("busy");

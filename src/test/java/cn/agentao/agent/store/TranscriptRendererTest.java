@@ -1,5 +1,8 @@
 package cn.agentao.agent.store;
 
+import cn.agentao.agent.core.record.RecordTypes;
+import cn.agentao.agent.core.repository.StoredSession;
+
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;

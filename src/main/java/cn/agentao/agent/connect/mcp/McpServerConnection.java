@@ -1,7 +1,7 @@
 package cn.agentao.agent.connect.mcp;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
-import cn.agentao.agent.cli.Version;
+import cn.agentao.agent.util.BuildVersion;
 import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.connect.mcp.McpServerConfig;
@@ -216,7 +216,7 @@ final class McpServerConnection {
         }
         RequestTrackingTransport transport = new RequestTrackingTransport(base);
         McpAsyncClient client = McpClient.async(transport)
-                .clientInfo(McpSchema.Implementation.builder("agent", Version.current()).build())
+                .clientInfo(McpSchema.Implementation.builder("agent", BuildVersion.current()).build())
                 .requestTimeout(SDK_REQUEST_TIMEOUT)
                 .initializationTimeout(timeouts.startup())
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(Json.MAPPER))

@@ -26,6 +26,8 @@ public final class AcpAgent {
     public static final String EXT_ASK_USER = "_agentao.cn/ask_user";
     /** The one authentication method: a model provider configured in the environment or config files. */
     public static final String AUTH_METHOD_ID = "model-provider-env";
+    /** A session method called before the initialize handshake (the LSP code ACP clients expect). */
+    static final int SERVER_NOT_INITIALIZED = -32002;
 
     /** What this build truthfully supports, advertised in initialize. */
     public record Features(boolean loadSession, boolean sessionStore, boolean mcpHttp, boolean mcpSse) {
@@ -37,6 +39,7 @@ public final class AcpAgent {
     private final Features features;
     private final String version;
     private volatile ClientCapabilities clientCapabilities = ClientCapabilities.NONE;
+    private volatile boolean initialized;
 
     public AcpAgent(InputStream in, OutputStream out, SessionService sessions, Features features, String resume, String version,
                     long maxMessageBytes) {
@@ -48,6 +51,8 @@ public final class AcpAgent {
         SessionSetupHandlers setup = new SessionSetupHandlers(this, resume);
         PromptHandlers prompts = new PromptHandlers(this);
         SessionConfigHandlers config = new SessionConfigHandlers(this);
+        table.gate(method -> initialized ? null
+                : new JsonRpcException(SERVER_NOT_INITIALIZED, method + " called before initialize handshake"));
         table.add("initialize", Dispatch.INLINE, false, this::initialize)
                 .add("authenticate", Dispatch.CONCURRENT, true, this::authenticate)
                 .add("session/new", Dispatch.CONCURRENT, true, setup::newSession)
@@ -93,7 +98,7 @@ public final class AcpAgent {
         JsonNode caps = p.optionalObject("clientCapabilities");
         p.optionalObject("clientInfo");
         clientCapabilities = ClientCapabilities.from(caps);
-        endpoint.markInitialized();
+        initialized = true;
 
         ObjectNode result = Json.object();
         result.put("protocolVersion", 1);

@@ -1,4 +1,4 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 /**
  * A session store operation failed. Subclasses say why (busy, not found, corrupt, ...); this class itself is

@@ -1,4 +1,6 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
+
+import cn.agentao.agent.core.record.RecordTypes;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 

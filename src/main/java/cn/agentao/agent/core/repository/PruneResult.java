@@ -1,9 +1,9 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 import java.util.List;
 
 /**
- * What {@link SessionStore#prune} removed (or, for {@link SessionStore#planPrune}, would remove).
+ * What {@link SessionRepository#prune} removed (or, for {@link SessionRepository#planPrune}, would remove).
  *
  * @param skippedLive sessions the rule selected that are open for writing, so were left alone
  */

@@ -1,4 +1,4 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.record;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -33,12 +33,12 @@ public final class RecordTypes {
 
     private RecordTypes() {}
 
-    static boolean isTitle(ObjectNode record) {
+    public static boolean isTitle(ObjectNode record) {
         return TITLE.equals(record.path("type").asText());
     }
 
     /** The title a {@link #TITLE} record sets (null if it has no text). */
-    static String titleText(ObjectNode titleRecord) {
+    public static String titleText(ObjectNode titleRecord) {
         return titleRecord.path("text").textValue();
     }
 }

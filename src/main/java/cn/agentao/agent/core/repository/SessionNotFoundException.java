@@ -1,4 +1,4 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 /** No stored session has this id (or no id starts with this prefix). */
 public final class SessionNotFoundException extends SessionStoreException {

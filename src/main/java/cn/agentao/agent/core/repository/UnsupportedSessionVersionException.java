@@ -1,4 +1,4 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 /** The session was written in a newer major format version than this agent understands; it is left untouched. */
 public final class UnsupportedSessionVersionException extends SessionCorruptException {

@@ -1,6 +1,6 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
-/** {@link SessionStore#create} was asked for an id that is already stored. */
+/** {@link SessionRepository#create} was asked for an id that is already stored. */
 public final class SessionExistsException extends SessionStoreException {
     public SessionExistsException(String sessionId) {
         super("session " + sessionId + " already exists");

@@ -1,10 +1,10 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 import java.nio.file.Path;
 import java.time.Instant;
 
 /**
- * What {@link SessionStore#list} says about a session, derived from its log.
+ * What {@link SessionRepository#list} says about a session, derived from its log.
  *
  * @param cwd       the working directory the session was created in; null only if the header is unreadable
  * @param title     the latest title, or null if the session has none yet

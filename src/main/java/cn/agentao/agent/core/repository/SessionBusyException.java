@@ -1,4 +1,4 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 /** The session is open for writing (live) in this or another agent process, so it cannot be opened or deleted. */
 public final class SessionBusyException extends SessionStoreException {

@@ -1,8 +1,8 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 import java.time.Duration;
 
-/** Which sessions {@link SessionStore#prune} removes. Nothing is ever removed without one being asked for. */
+/** Which sessions {@link SessionRepository#prune} removes. Nothing is ever removed without one being asked for. */
 public sealed interface PruneRule {
 
     /** Sessions not updated for longer than {@code age}. */

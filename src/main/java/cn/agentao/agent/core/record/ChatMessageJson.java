@@ -1,4 +1,4 @@
-package cn.agentao.agent.core;
+package cn.agentao.agent.core.record;
 
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -12,7 +12,7 @@ import dev.langchain4j.data.message.JacksonChatMessageJsonCodec;
  * {@code ChatMessageDeserializer} refuses strings over 20 MB, so a large prompt could be written but never
  * read back; this reads whatever was written.
  */
-final class ChatMessageJson {
+public final class ChatMessageJson {
     private static final ObjectMapper MAPPER = mapper();
 
     private ChatMessageJson() {}
@@ -23,7 +23,7 @@ final class ChatMessageJson {
         return m;
     }
 
-    static String toJson(ChatMessage message) {
+    public static String toJson(ChatMessage message) {
         try {
             return MAPPER.writeValueAsString(message);
         } catch (JsonProcessingException e) {
@@ -31,7 +31,7 @@ final class ChatMessageJson {
         }
     }
 
-    static ChatMessage fromJson(String json) {
+    public static ChatMessage fromJson(String json) {
         try {
             return MAPPER.readValue(json, ChatMessage.class);
         } catch (JsonProcessingException e) {

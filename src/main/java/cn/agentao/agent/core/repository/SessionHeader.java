@@ -1,4 +1,4 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,7 +25,7 @@ public record SessionHeader(int version, String sessionId, Path cwd, Instant cre
     private static final Set<String> RESERVED = Set.of("type", "format", "version", "sessionId", "cwd", "createdAt");
 
     /** Builds the header of a new session; {@code extra} (nullable) may not use the reserved field names. */
-    static SessionHeader create(String sessionId, Path cwd, Instant createdAt, ObjectNode extra) {
+    public static SessionHeader create(String sessionId, Path cwd, Instant createdAt, ObjectNode extra) {
         ObjectNode json = Json.object()
                 .put("type", TYPE)
                 .put("format", FORMAT)
@@ -50,7 +50,7 @@ public record SessionHeader(int version, String sessionId, Path cwd, Instant cre
      * @throws UnsupportedSessionVersionException if the header is of a newer major version
      * @throws SessionCorruptException            if it is not a readable session header
      */
-    static SessionHeader parse(String fileId, JsonNode line) {
+    public static SessionHeader parse(String fileId, JsonNode line) {
         if (!(line instanceof ObjectNode json) || !TYPE.equals(json.path("type").asText())
                 || !FORMAT.equals(json.path("format").asText())) {
             throw corrupt(fileId, "its first line is not an agent-session header");
@@ -67,7 +67,7 @@ public record SessionHeader(int version, String sessionId, Path cwd, Instant cre
     }
 
     /** The header's cwd, or null if it has none usable; for summaries of sessions that cannot be fully read. */
-    static Path lenientCwd(JsonNode header) {
+    public static Path lenientCwd(JsonNode header) {
         String cwd = header.path("cwd").asText("");
         try {
             return cwd.isEmpty() ? null : Path.of(cwd);
@@ -77,7 +77,7 @@ public record SessionHeader(int version, String sessionId, Path cwd, Instant cre
     }
 
     /** The header's createdAt, or null if it has none usable. */
-    static Instant lenientCreatedAt(JsonNode header) {
+    public static Instant lenientCreatedAt(JsonNode header) {
         return Timestamps.parseOrNull(header.path("createdAt").asText(null));
     }
 

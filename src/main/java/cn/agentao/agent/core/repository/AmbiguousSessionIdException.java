@@ -1,4 +1,4 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package cn.agentao.agent.store;
+package cn.agentao.agent.core.repository;
 
 /**
  * The session's log cannot be read as a session at all (empty file, missing or damaged header, or a newer

@@ -1,0 +1,120 @@
+package cn.agentao.agent.core.record;
+
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.PlanEntry;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.data.message.ChatMessage;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@link EngineRecord}s as the repository keeps them: a type and a JSON payload. Writing gives the shapes
+ * documented in {@code sessions-store/README.md}; reading also accepts what older agents wrote (user blocks
+ * without a {@code type}, model messages as objects rather than strings).
+ */
+public final class EngineRecords {
+    /** The fields the repository adds to every record; not part of a payload. */
+    private static final List<String> ENVELOPE = List.of("seq", "ts", "type");
+
+    private EngineRecords() {}
+
+    /** The record's payload (its fields besides {@code seq}, {@code ts} and {@code type}). */
+    public static ObjectNode payload(EngineRecord record) {
+        ObjectNode p = Json.object();
+        switch (record) {
+            case EngineRecord.UserMessage u -> {
+                p.set("content", ContentBlock.toTree(u.content()));
+                if (u.local()) p.put("local", true);
+            }
+            case EngineRecord.AgentText a -> p.set("content", ContentBlock.toTree(a.content()));
+            case EngineRecord.Thought t -> p.set("content", ContentBlock.toTree(t.content()));
+            case EngineRecord.ModelMessage m -> p.put("message", ChatMessageJson.toJson(m.message()));
+            case EngineRecord.Compaction c -> {
+                ArrayNode messages = p.putArray("messages");
+                c.messages().forEach(m -> messages.add(ChatMessageJson.toJson(m)));
+            }
+            case EngineRecord.ToolCallStarted s -> p.setAll(fields(s));
+            case EngineRecord.ToolCallUpdated u -> p.setAll(fields(u));
+            case EngineRecord.Plan plan -> p.set("entries", Json.MAPPER.valueToTree(plan.entries()));
+            case EngineRecord.State s -> p.setAll(fields(s));
+            case EngineRecord.Title t -> p.put("text", t.text());
+            case EngineRecord.TurnEnd e -> p.put("stopReason", e.stopReason().wire());
+            case EngineRecord.Unknown u -> p.setAll(u.payload());
+        }
+        return p;
+    }
+
+    /**
+     * The engine record a stored record holds (the whole line: {@code seq}, {@code ts}, {@code type}, payload).
+     * A type this engine does not know gives {@link EngineRecord.Unknown}.
+     *
+     * @throws IllegalArgumentException if a known type's payload cannot be read
+     */
+    public static EngineRecord read(ObjectNode line) {
+        String type = line.path("type").asText();
+        return switch (type) {
+            case RecordTypes.USER_MESSAGE -> new EngineRecord.UserMessage(blocks(line.path("content")), line.path("local").asBoolean(false));
+            case RecordTypes.AGENT_CHUNK -> new EngineRecord.AgentText(block(line.path("content")));
+            case RecordTypes.THOUGHT_CHUNK -> new EngineRecord.Thought(block(line.path("content")));
+            case RecordTypes.MODEL_MESSAGE -> new EngineRecord.ModelMessage(message(line.path("message")));
+            case RecordTypes.COMPACTION -> {
+                List<ChatMessage> messages = new ArrayList<>();
+                for (JsonNode m : line.path("messages")) messages.add(message(m));
+                yield new EngineRecord.Compaction(messages);
+            }
+            case RecordTypes.TOOL_CALL -> Json.MAPPER.convertValue(payloadOf(line), EngineRecord.ToolCallStarted.class);
+            case RecordTypes.TOOL_CALL_UPDATE -> Json.MAPPER.convertValue(payloadOf(line), EngineRecord.ToolCallUpdated.class);
+            case RecordTypes.PLAN -> new EngineRecord.Plan(Json.MAPPER.convertValue(line.path("entries"), new TypeReference<List<PlanEntry>>() {}));
+            case RecordTypes.STATE -> new EngineRecord.State(text(line, "mode"), text(line, "permissionMode"),
+                    text(line, "model"), text(line, "thoughtLevel"), line.get("permissions"));
+            case RecordTypes.TITLE -> new EngineRecord.Title(line.path("text").textValue());
+            case RecordTypes.TURN_END -> new EngineRecord.TurnEnd(stopReason(line.path("stopReason").asText()));
+            default -> new EngineRecord.Unknown(type, payloadOf(line));
+        };
+    }
+
+    private static ObjectNode fields(EngineRecord record) {
+        ObjectNode tree = Json.MAPPER.valueToTree(record);
+        tree.remove(ENVELOPE);
+        return tree;
+    }
+
+    private static ObjectNode payloadOf(ObjectNode line) {
+        ObjectNode p = line.deepCopy();
+        p.remove(ENVELOPE);
+        return p;
+    }
+
+    private static String text(ObjectNode line, String field) {
+        JsonNode v = line.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    private static List<ContentBlock> blocks(JsonNode array) {
+        List<ContentBlock> blocks = new ArrayList<>();
+        for (JsonNode b : array) blocks.add(block(b));
+        return blocks;
+    }
+
+    private static ContentBlock block(JsonNode b) {
+        // sessions saved before user blocks kept their "type" hold bare {"text": …}
+        if (!b.has("type") && b.path("text").isTextual()) return ContentBlock.text(b.path("text").textValue());
+        return Json.MAPPER.convertValue(b, ContentBlock.class);
+    }
+
+    /** A model message: a JSON string in LangChain4j's format (older logs: the object itself). */
+    private static ChatMessage message(JsonNode m) {
+        return ChatMessageJson.fromJson(m.isTextual() ? m.textValue() : m.toString());
+    }
+
+    private static StopReason stopReason(String wire) {
+        for (StopReason r : StopReason.values()) if (r.wire().equals(wire)) return r;
+        return StopReason.END_TURN; // a reason this engine does not know: the turn ended all the same
+    }
+}

@@ -1,0 +1,64 @@
+package cn.agentao.agent.release;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/** The one rule per boundary of docs/architecture.md, on the compiled main classes: a new import that breaks one fails here. */
+class ArchitectureTest {
+    static JavaClasses classes;
+
+    @BeforeAll
+    static void load() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("cn.agentao.agent");
+    }
+
+    @Test
+    void theCoreKnowsNoProtocolAndNoFrontDoor() {
+        noClasses().that().resideInAPackage("cn.agentao.agent.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("cn.agentao.agent.door..", "cn.agentao.agent.jsonrpc..",
+                        "cn.agentao.agent.transport..", "cn.agentao.agent.cli..")
+                .check(classes);
+    }
+
+    @Test
+    void frontDoorsDoNotUseEachOther() {
+        slices().matching("cn.agentao.agent.door.(*)..").should().notDependOnEachOther().check(classes);
+    }
+
+    @Test
+    void connectorsAreReachedThroughTheCoreNotFromDoorsOrTheCommandLine() {
+        noClasses().that().resideInAPackage("cn.agentao.agent.connect..")
+                .should().dependOnClassesThat().resideInAnyPackage("cn.agentao.agent.door..", "cn.agentao.agent.jsonrpc..",
+                        "cn.agentao.agent.transport..", "cn.agentao.agent.cli..")
+                .check(classes);
+    }
+
+    @Test
+    void theLayersBelowTheCoreUseOnlyItsVocabulary() {
+        noClasses().that().resideInAnyPackage("cn.agentao.agent.tools..", "cn.agentao.agent.permission..",
+                        "cn.agentao.agent.sandbox..", "cn.agentao.agent.model..", "cn.agentao.agent.store..",
+                        "cn.agentao.agent.childenv..", "cn.agentao.agent.net..", "cn.agentao.agent.trust..",
+                        "cn.agentao.agent.util..")
+                .should().dependOnClassesThat(resideInAPackage("cn.agentao.agent.core..")
+                        .and(not(resideInAnyPackage("cn.agentao.agent.core.content..", "cn.agentao.agent.core.repository..",
+                                "cn.agentao.agent.core.record.."))))
+                .check(classes);
+    }
+
+    @Test
+    void nothingButTheCommandLineStartsAFrontDoor() {
+        noClasses().that().resideOutsideOfPackages("cn.agentao.agent.cli..", "cn.agentao.agent.door..")
+                .should().dependOnClassesThat().resideInAPackage("cn.agentao.agent.door..")
+                .check(classes);
+    }
+}
