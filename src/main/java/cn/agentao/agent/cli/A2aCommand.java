@@ -1,14 +1,11 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.connect.a2a.RemoteAgents;
-import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.door.a2a.A2aServer;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
-import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.tools.ToolRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -90,15 +87,11 @@ public final class A2aCommand implements Runnable {
             }
             Logging.configure(logLevel, null);
             Path configDir = ConfigLocations.userConfigDir(env);
-            Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
-            SessionService sessions = new SessionService(engine,
-                    new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env)));
+            SessionService sessions = CoreFactory.create(env, sessionsDir);
             if (!sessions.configured(dir)) {
                 spec.commandLine().getErr().println("agent a2a serve: no model provider is configured. " + sessions.authHelp());
                 return 2;
             }
-            RemoteAgents remoteAgents = RemoteAgents.fromUserConfig(env, configDir);
-            if (!remoteAgents.isEmpty()) sessions.addToolSource(remoteAgents);
             NetworkGuard guard = ToolCalls.networkGuard(env);
             A2aServer server;
             try {

@@ -1,12 +1,7 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.door.acp.AcpAgent;
-import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.core.ToolCalls;
-import cn.agentao.agent.model.ConfigLocations;
-import cn.agentao.agent.store.SessionStore;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -91,12 +86,7 @@ public final class AcpLaunch {
 
     /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
-        Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
-        Path sessionsDir = options.sessionsDir() != null ? options.sessionsDir() : SessionStore.defaultDirectory(env);
-        SessionService sessions = new SessionService(engine, new SessionStore(sessionsDir));
-        RemoteAgents remoteAgents = RemoteAgents.fromUserConfig(env, configDir);
-        if (!remoteAgents.isEmpty()) sessions.addToolSource(remoteAgents);
+        SessionService sessions = CoreFactory.create(env, options.sessionsDir());
         return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
                 options.maxMessageBytes());
     }

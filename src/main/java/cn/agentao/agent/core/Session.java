@@ -94,12 +94,11 @@ public final class Session {
      */
     public void ready() { engine.ready(this); }
 
-    /** Reserves the turn slot; {@link CoreException.Busy} when a turn is already running. */
+    /** Reserves the turn slot; {@link CoreException.Busy} when a turn is already running or the session is closed. */
     public Turn beginTurn() throws CoreException.Busy {
+        if (closed) throw new CoreException.Busy("session " + id + " is closed");
         Turn turn = new Turn();
-        if (closed || !activeTurn.compareAndSet(null, turn)) {
-            throw new CoreException.Busy("session " + id + " already has an active turn");
-        }
+        if (!activeTurn.compareAndSet(null, turn)) throw new CoreException.Busy("session " + id + " already has an active turn");
         return turn;
     }
 

@@ -7,6 +7,7 @@ import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.core.repository.Page;
 import cn.agentao.agent.core.repository.SessionBusyException;
+import cn.agentao.agent.core.repository.SessionExistsException;
 import cn.agentao.agent.core.repository.SessionLease;
 import cn.agentao.agent.core.repository.SessionNotFoundException;
 import cn.agentao.agent.core.repository.SessionRepository;
@@ -90,13 +91,31 @@ public final class SessionService implements AutoCloseable {
      * knows the session. {@code hostForId} makes the session's host given its new id.
      */
     public Session create(Spec spec, Function<String, ? extends Host> hostForId) throws CoreException {
-        requireConfigured(spec.cwd());
         String id = UUID.randomUUID().toString();
-        Host host = hostForId.apply(id);
+        return create(id, spec, hostForId.apply(id), false);
+    }
+
+    /**
+     * A new session under an id the door chose (A2A: a context id its client made up), so it stays one durable
+     * session across restarts. Refused when a session with that id is saved or live ({@link CoreException.Busy};
+     * reopen it instead) or when the id is not one the repository can hold ({@link CoreException.InvalidArgument}).
+     */
+    public Session createWithId(String id, Spec spec, Host host) throws CoreException {
+        if (live.containsKey(id)) throw new CoreException.Busy("session " + id + " is already open");
+        return create(id, spec, host, true);
+    }
+
+    private Session create(String id, Spec spec, Host host, boolean chosenId) throws CoreException {
+        requireConfigured(spec.cwd());
         SessionJournal journal;
         String unsaved = null;
         try {
             journal = new StoreJournal(store.create(id, spec.cwd(), header(spec)));
+        } catch (SessionExistsException e) {
+            throw new CoreException.Busy("session " + id + " already exists; reopen it instead");
+        } catch (IllegalArgumentException e) {
+            if (!chosenId) throw e;
+            throw new CoreException.InvalidArgument("\"" + id + "\" cannot be a session id: " + e.getMessage());
         } catch (SessionStoreException e) {
             // an unusable store must not make the agent unusable: run this session without persistence, and say so
             journal = SessionJournal.NONE;

@@ -363,6 +363,23 @@ class CoreSessionTest {
     }
 
     @Test
+    void aDoorMayChooseTheIdOfANewSession() throws Exception {
+        Session s = sessions.createWithId("context-42", SessionService.Spec.of(ws), new FakeHost());
+        model.enqueue(Script.textReply("noted"));
+        s.prompt(text("remember the context"), Cancellation.NONE);
+        assertThrows(CoreException.Busy.class, () -> sessions.createWithId("context-42", SessionService.Spec.of(ws), new FakeHost()));
+        s.close();
+        CoreException.Busy taken = assertThrows(CoreException.Busy.class,
+                () -> sessions.createWithId("context-42", SessionService.Spec.of(ws), new FakeHost()));
+        assertTrue(taken.getMessage().contains("reopen"), taken.getMessage());
+        FakeHost again = new FakeHost();
+        sessions.reopen("context-42", SessionService.Spec.of(ws), again, true);
+        assertEquals("noted", again.text(), "the chosen id is one durable session");
+        assertThrows(CoreException.InvalidArgument.class,
+                () -> sessions.createWithId("../outside", SessionService.Spec.of(ws), new FakeHost()));
+    }
+
+    @Test
     void latestListAndDelete() throws Exception {
         Session a = open(new FakeHost());
         model.enqueue(Script.textReply("ok"));

@@ -1,5 +1,6 @@
 package cn.agentao.agent.connect.a2a;
 
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolSchemas;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.tools.Tool;
@@ -28,6 +29,12 @@ public final class RemoteAgents implements ToolSource {
                 .map(c -> new RemoteAgentTool(c, env)).toList();
         problems.forEach(p -> log.warn("configuration: {}", p));
         return new RemoteAgents(tools);
+    }
+
+    /** Adds the user's remote agents to every session of {@code sessions} (nothing when none is configured). */
+    public static void register(SessionService sessions, Map<String, String> env, Path configDir) {
+        RemoteAgents agents = fromUserConfig(env, configDir);
+        if (!agents.isEmpty()) sessions.addToolSource(agents);
     }
 
     public boolean isEmpty() { return tools.isEmpty(); }

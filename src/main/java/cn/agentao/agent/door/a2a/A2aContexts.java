@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Each A2A {@code contextId} is one durable agent session in the same store as editor sessions (its id is the
  * session id): a new context creates one, a saved one is reopened with its history, a live one is reused. A
- * {@code contextId} the caller made up is mapped to a new session for as long as this server runs.
+ * {@code contextId} the caller made up becomes the id of a new session (durable too), or, when the store cannot
+ * hold such an id, is mapped to a new session for as long as this server runs.
  */
 final class A2aContexts {
     /** A context's live session, the host its core talks to, and when it was last used (nanoTime). */
@@ -52,8 +53,9 @@ final class A2aContexts {
         Session session;
         String saved = contextId == null ? null : sessionOf.getOrDefault(contextId, contextId);
         try {
-            session = saved != null && isSaved(saved) ? sessions.reopen(saved, spec, host, false)
-                    : sessions.create(spec, id -> host);
+            if (saved != null && isSaved(saved)) session = sessions.reopen(saved, spec, host, false);
+            else if (contextId != null && saved.equals(contextId)) session = createWithId(contextId, host);
+            else session = sessions.create(spec, id -> host);
             if (!mode.id().equals(session.modeId())) session.setMode(mode.id());
         } catch (CoreException.Busy e) {
             throw A2aException.invalidRequest("context " + contextId + " is open elsewhere: " + e.getMessage());
@@ -65,6 +67,15 @@ final class A2aContexts {
         if (!c.id().equals(session.id())) sessionOf.put(c.id(), session.id());
         live.put(c.id(), c);
         return c;
+    }
+
+    /** A caller's own context id becomes the session id when the store can hold it; otherwise it is mapped. */
+    private Session createWithId(String contextId, A2aHost host) throws CoreException {
+        try {
+            return sessions.createWithId(contextId, spec, host);
+        } catch (CoreException.InvalidArgument e) {
+            return sessions.create(spec, id -> host);
+        }
     }
 
     private boolean isSaved(String id) {

@@ -1,0 +1,40 @@
+package cn.agentao.agent.cli;
+
+import cn.agentao.agent.connect.a2a.RemoteAgents;
+
+import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.ToolCalls;
+import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.store.SessionStore;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The one place the process's core is built, for every front door (ACP, terminal, A2A, Agora): the engine with the
+ * built-in tools, the session repository, the {@link SessionService}, and the process-wide tool sources. A door's
+ * launcher calls {@link #create} and hands the service to its door; nothing else builds an Engine.
+ */
+public final class CoreFactory {
+    private CoreFactory() {}
+
+    /** The core for this process; {@code sessionsDir} null means {@link SessionStore#defaultDirectory}. */
+    public static SessionService create(Map<String, String> env, Path sessionsDir) {
+        Path configDir = ConfigLocations.userConfigDir(env);
+        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
+        Path dir = sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env);
+        SessionService sessions = new SessionService(engine, new SessionStore(dir));
+        addToolSources(sessions, env, configDir);
+        return sessions;
+    }
+
+    /**
+     * The tool sources every session of the process gets after the built-ins, one line per connector (each reads
+     * its own part of the configuration and connects lazily, never before {@code initialize} is answered).
+     */
+    private static void addToolSources(SessionService sessions, Map<String, String> env, Path configDir) {
+        // connect/smcp, connect/agora: add one line each here, e.g. SmcpToolSource.register(sessions, env, configDir);
+        RemoteAgents.register(sessions, env, configDir);
+    }
+}
