@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
-        subcommands = {SessionsCommand.class, TrustCommand.class, AgoraCommand.class, SmcpCommand.class},
+        subcommands = {SessionsCommand.class, TrustCommand.class, AgoraCommand.class, SmcpCommand.class, A2aCommand.class},
         description = {
                 "A coding agent: a chat in the terminal (no arguments), one prompt headless",
                 "(-p PROMPT, or the prompt on stdin), or an ACP server for editors (--acp).",

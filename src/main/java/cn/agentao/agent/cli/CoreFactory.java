@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
@@ -33,7 +34,8 @@ public final class CoreFactory {
      * its own part of the configuration and connects lazily, never before {@code initialize} is answered).
      */
     private static void addToolSources(SessionService sessions, Map<String, String> env, Path configDir) {
-        // connect/a2a, connect/agora: add one line each here
+        // one line per connector (Agora's editor tools are registered for ACP sessions only: see AcpLaunch)
         SmcpToolSource.register(sessions, env, configDir); // the A2C-SMCP office of config.json, if any
+        RemoteAgents.register(sessions, env, configDir);   // config.json "a2aAgents": remote agents as tools
     }
 }
