@@ -19,21 +19,29 @@ import java.time.temporal.ChronoUnit;
 /**
  * A lease on a session in PostgreSQL: the session's advisory lock, held by a connection of the lease's own. Each
  * append is one transaction on that connection (the record and the session's summary together). If the
- * connection is lost the lock is gone with it: the lease is no longer held and appends fail with a clear error;
- * reopening the session takes a new lease.
+ * connection is lost the lock is gone with it: the lease is no longer held and appends fail with a clear error,
+ * until the next append finds the database back, retakes the lock and sees that nobody wrote meanwhile.
  */
 final class PostgresLease implements SessionLease {
     private final String sessionId;
-    private final Connection connection;
+    private final Reconnect reconnect;
+    private Connection connection;
     private final Clock clock;
     private final String where;
     private long lastSeq;
     private boolean closed;
     private boolean lost;
 
-    PostgresLease(String sessionId, Connection connection, Clock clock, long lastSeq, String where) throws SQLException {
+    /** Opens a new connection holding the session's lock, or null if another holder has it. */
+    interface Reconnect {
+        Connection relock() throws SQLException;
+    }
+
+    PostgresLease(String sessionId, Connection connection, Reconnect reconnect, Clock clock, long lastSeq, String where)
+            throws SQLException {
         this.sessionId = sessionId;
         this.connection = connection;
+        this.reconnect = reconnect;
         this.clock = clock;
         this.lastSeq = lastSeq;
         this.where = where;
@@ -53,8 +61,7 @@ final class PostgresLease implements SessionLease {
     @Override
     public synchronized long append(String type, ObjectNode payload) {
         if (closed) throw new IllegalStateException("session " + sessionId + " was closed for writing");
-        if (lost) throw new IllegalStateException("the lease on session " + sessionId + " ended when its connection to "
-                + where + " was lost; reopen the session");
+        if (lost) regain();
         long seq = lastSeq + 1;
         Instant ts = clock.instant().truncatedTo(ChronoUnit.MICROS);
         ObjectNode record = SessionWriter.record(seq, ts, type, payload);
@@ -94,6 +101,47 @@ final class PostgresLease implements SessionLease {
         return seq;
     }
 
+    /**
+     * After the connection was lost (the database restarted): takes the session's lock again on a new connection,
+     * but only if no other holder has appended meanwhile, so the records keep one unbroken order.
+     */
+    private void regain() {
+        Connection fresh = null;
+        try {
+            fresh = reconnect.relock();
+            if (fresh == null) throw new SessionStoreException("the lease on session " + sessionId + " ended when its"
+                    + " connection to " + where + " was lost, and another agent holds it now; reopen the session");
+            try (PreparedStatement ps = fresh.prepareStatement("select last_seq from agent_sessions where id = ?")) {
+                ps.setString(1, sessionId);
+                try (var rs = ps.executeQuery()) {
+                    if (!rs.next() || rs.getLong(1) != lastSeq) {
+                        throw new SessionStoreException("session " + sessionId + " was changed or deleted elsewhere"
+                                + " while the connection to " + where + " was lost; reopen the session");
+                    }
+                }
+            }
+            fresh.setAutoCommit(false);
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+            connection = fresh;
+            lost = false;
+        } catch (SQLException | RuntimeException e) {
+            if (fresh != null) {
+                try {
+                    fresh.close();
+                } catch (SQLException ignored) {
+                    // gone either way
+                }
+            }
+            if (e instanceof SessionStoreException s) throw s;
+            throw new SessionStoreException("could not append to session " + sessionId + ": the connection to " + where
+                    + " was lost and cannot be made again: " + e.getMessage(), e);
+        }
+    }
+
     private boolean alive() {
         try {
             return connection.isValid(2);
@@ -112,11 +160,11 @@ final class PostgresLease implements SessionLease {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        try (connection) {
-            connection.rollback();
+        try (Connection c = connection) {
+            c.rollback();
             // released here, not left to the server's asynchronous end of the connection, so that the session can
             // be leased again at once
-            try (PreparedStatement ps = connection.prepareStatement("select pg_advisory_unlock_all()")) {
+            try (PreparedStatement ps = c.prepareStatement("select pg_advisory_unlock_all()")) {
                 ps.execute();
             }
         } catch (SQLException e) {

@@ -115,7 +115,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
                 ps.setTimestamp(5, Timestamp.from(now));
                 if (ps.executeUpdate() == 0) throw new SessionExistsException(sessionId);
             }
-            return new PostgresLease(sessionId, c, clock, 0, config.display());
+            return new PostgresLease(sessionId, c, () -> relock(sessionId), clock, 0, config.display());
         } catch (SQLException | IOException | RuntimeException e) {
             closeQuietly(c);
             if (e instanceof SessionStoreException s) throw s;
@@ -138,7 +138,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) throw SessionNotFoundException.of(sessionId);
                     parseHeader(sessionId, rs.getString(1));
-                    return new PostgresLease(sessionId, c, clock, rs.getLong(2), config.display());
+                    return new PostgresLease(sessionId, c, () -> relock(sessionId), clock, rs.getLong(2), config.display());
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -146,6 +146,13 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
             if (e instanceof SessionStoreException s) throw s;
             throw failure("lease session " + sessionId, e);
         }
+    }
+
+    private Connection relock(String sessionId) throws SQLException {
+        Connection c = leaseConnection();
+        if (tryLock(c, sessionId)) return c;
+        c.close();
+        return null;
     }
 
     @Override
