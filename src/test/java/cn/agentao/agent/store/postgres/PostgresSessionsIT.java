@@ -118,6 +118,7 @@ class PostgresSessionsIT {
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out + Files.readString(dir.resolve("cli-err.txt")));
         assertTrue(out.contains(id), out);
+        assertEquals("", Files.readString(dir.resolve("cli-err.txt")), "the command line prints no logger lines");
     }
 
     @Test
