@@ -1,4 +1,5 @@
 package cn.agentao.agent.store;
+
 import cn.agentao.agent.core.repository.SessionBusyException;
 
 import cn.agentao.agent.util.Json;
