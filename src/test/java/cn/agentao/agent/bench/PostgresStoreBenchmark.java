@@ -11,16 +11,13 @@ import cn.agentao.agent.store.postgres.PostgresStoreConfig;
 import cn.agentao.agent.testing.AgentProcess;
 import cn.agentao.agent.testing.PostgresServer;
 import cn.agentao.agent.util.Json;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessageSerializer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -61,15 +58,15 @@ public final class PostgresStoreBenchmark {
                 fileAgent.call("initialize", Json.object().put("protocolVersion", 1));
                 pgAgent.call("initialize", Json.object().put("protocolVersion", 1));
                 for (int r = -1; r < rounds; r++) { // round -1 warms up
-                    double f = load(fileAgent, id, ws, messages);
-                    double p = load(pgAgent, id, ws, messages);
+                    double f = SessionLoadBenchmark.load(fileAgent, id, ws, messages);
+                    double p = SessionLoadBenchmark.load(pgAgent, id, ws, messages);
                     if (r >= 0) {
                         fileTimes.add(f);
                         pgTimes.add(p);
                     }
                 }
             }
-            double fm = median(fileTimes), pm = median(pgTimes);
+            double fm = SessionLoadBenchmark.median(fileTimes), pm = SessionLoadBenchmark.median(pgTimes);
             System.out.printf("session/load with replay of %d messages: file median %.0f ms, PostgreSQL median %.0f ms over %d rounds;"
                     + " ratio PostgreSQL / file %.2f%n", messages, fm, pm, rounds, pm / fm);
         }
@@ -95,24 +92,5 @@ public final class PostgresStoreBenchmark {
                         ChatMessageSerializer.messageToJson(AiMessage.from("Answer " + i + ": " + sentence))));
             }
         }
-    }
-
-    private static double load(AgentProcess agent, String id, Path ws, int messages) throws Exception {
-        ObjectNode load = Json.object().put("sessionId", id).put("cwd", ws.toString());
-        load.set("mcpServers", Json.MAPPER.createArrayNode());
-        int before = agent.updates(id).size();
-        long t0 = System.nanoTime();
-        JsonNode resp = agent.call("session/load", load, Duration.ofMinutes(2));
-        double ms = (System.nanoTime() - t0) / 1e6;
-        if (!resp.has("result")) throw new IllegalStateException(resp.toString());
-        int replayed = agent.updates(id).size() - before;
-        if (replayed < messages) throw new IllegalStateException("replayed only " + replayed);
-        agent.call("session/close", Json.object().put("sessionId", id));
-        return ms;
-    }
-
-    private static double median(List<Double> times) {
-        Collections.sort(times);
-        return times.get(times.size() / 2);
     }
 }
