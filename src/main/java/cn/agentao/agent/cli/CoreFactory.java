@@ -6,7 +6,6 @@ import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
-import cn.agentao.agent.store.SessionStore;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,12 +18,11 @@ import java.util.Map;
 public final class CoreFactory {
     private CoreFactory() {}
 
-    /** The core for this process; {@code sessionsDir} null means {@link SessionStore#defaultDirectory}. */
+    /** The core for this process; the repository is {@link SessionRepositories#open}'s choice. */
     public static SessionService create(Map<String, String> env, Path sessionsDir) {
         Path configDir = ConfigLocations.userConfigDir(env);
         Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
-        Path dir = sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env);
-        SessionService sessions = new SessionService(engine, new SessionStore(dir));
+        SessionService sessions = new SessionService(engine, SessionRepositories.open(env, sessionsDir));
         addToolSources(sessions, env, configDir);
         return sessions;
     }
