@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the command-line tools the security suites attack through (ParserSecurityIT): git, file, ripgrep;
-# python3 (two SandboxSecurityIT payloads); and zip/unzip for the release archive test (ArchiveIT).
+# python3 (two SandboxSecurityIT payloads); zip/unzip for the release archive test (ArchiveIT); tmux, the real
+# terminal the interactive chat's tests (ChatIT) type into and read from.
 # Debian/Ubuntu only (apt-get); elsewhere it only reports what is missing.
 set -euo pipefail
 missing=()
@@ -10,7 +11,7 @@ command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v zip >/dev/null 2>&1 || missing+=(zip)      # ArchiveIT packs and unpacks the release archives
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
-command -v tmux >/dev/null 2>&1 || missing+=(tmux)    # LoginIT types into `agent login` on a real terminal
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)    # ChatIT drives the chat in a tmux pane; LoginIT types into `agent login`
 [ ${#missing[@]} -eq 0 ] && exit 0
 if command -v apt-get >/dev/null 2>&1; then
   sudo=""

@@ -1,5 +1,6 @@
 package cn.agentao.agent.childenv;
 
+import cn.agentao.agent.connect.smcp.SmcpConfig;
 import cn.agentao.agent.model.ConfigEnvironment;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
@@ -61,7 +62,8 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
      * {@code config.json}'s {@code passEnv} (never a project file's).
      */
     public static Credentials load(Map<String, String> environment, ConfigLocations locations, ModelCatalog catalog) {
-        Set<String> keyVariables = catalog.keyVariables();
+        Set<String> keyVariables = new LinkedHashSet<>(catalog.keyVariables());
+        SmcpConfig.tokenVariable(locations.userConfigJson()).ifPresent(keyVariables::add); // the SMCP office's token
         Set<String> values = new LinkedHashSet<>(catalog.keys());
         for (ConfigEnvironment.Layer layer : ConfigEnvironment.load(environment, locations).layers()) {
             layer.values().forEach((name, value) -> {

@@ -2,6 +2,8 @@ package cn.agentao.agent.cli;
 
 import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.door.agora.AgoraToolSource;
+import cn.agentao.agent.model.ConfigLocations;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -45,24 +47,17 @@ public final class AcpLaunch {
         Path logFile = null, sessions = null;
         long max = DEFAULT_MAX_MESSAGE_BYTES;
         try {
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                String name = a, inline = null;
-                int eq = a.indexOf('=');
-                if (a.startsWith("--") && eq > 0) {
-                    name = a.substring(0, eq);
-                    inline = a.substring(eq + 1);
-                }
+            ArgCursor arg = new ArgCursor(args);
+            while (arg.next()) {
+                String name = arg.name();
                 switch (name) {
-                    case ACP -> { if (inline != null) return null; acp = true; }
-                    case STDIO -> { if (inline != null) return null; }
+                    case ACP -> { if (arg.hasInlineValue()) return null; acp = true; }
+                    case STDIO -> { if (arg.hasInlineValue()) return null; }
                     case RESUME -> {
-                        if (inline != null) resume = inline;
-                        else if (i + 1 < args.length && !args[i + 1].startsWith("-")) resume = args[++i];
-                        else resume = "";
+                        resume = arg.optionalValue();
                     }
                     case LOG_LEVEL, LOG_FILE, SESSIONS_DIR, MAX_MESSAGE_BYTES -> {
-                        String v = inline != null ? inline : (i + 1 < args.length ? args[++i] : null);
+                        String v = arg.value();
                         if (v == null) return null;
                         switch (name) {
                             case LOG_LEVEL -> level = v;
@@ -87,6 +82,10 @@ public final class AcpLaunch {
     /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
         SessionService sessions = CoreFactory.create(env, options.sessionsDir());
+        // editor sessions only (not in CoreFactory): in an Agora space these tools would let one space's messages
+        // read or talk in another space
+        AgoraToolSource.fromConfigFile(ConfigLocations.userConfigDir(env).resolve("config.json"), env, Version.current())
+                .ifPresent(sessions::addToolSource);
         return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
                 options.maxMessageBytes());
     }

@@ -10,9 +10,14 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
-        subcommands = {SessionsCommand.class, TrustCommand.class, LoginCommand.class, LogoutCommand.class},
+        subcommands = {SessionsCommand.class, TrustCommand.class, LoginCommand.class, LogoutCommand.class, AgoraCommand.class,
+                SmcpCommand.class, A2aCommand.class},
         description = {
-                "A coding agent for editors that speak the Agent Client Protocol (ACP).",
+                "A coding agent: a chat in the terminal (no arguments), one prompt headless",
+                "(-p PROMPT, or the prompt on stdin), or an ACP server for editors (--acp).",
+                "",
+                "Exit codes: 0 answer complete; 1 the model failed, or no provider;",
+                "2 usage error; 130 interrupted.",
                 "",
                 "Add it to your editor as an external agent, e.g. in Zed's settings.json:",
                 "  \"agent_servers\": { \"agent\": {",
@@ -38,8 +43,26 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = AcpLaunch.STDIO, description = "Accepted for Agentao's launch line (agentao --acp --stdio): ACP always uses stdio.")
     boolean stdio;
 
-    @Option(names = AcpLaunch.RESUME, arity = "0..1", fallbackValue = "", paramLabel = "ID",
-            description = "Make the first session/new reopen a saved session: the latest one for its cwd, or ID (or a unique prefix of it).")
+    @Option(names = {"-p", "--print"}, paramLabel = "PROMPT",
+            description = "Run one prompt headless and print the answer (stdin, when not a terminal, is appended).")
+    String print;
+
+    @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "With -p: text (the answer only, default), json (one object at the end) or stream-json (one session/update per line, then the result).")
+    String outputFormat;
+
+    @Option(names = "--mode", paramLabel = "MODE",
+            description = "Permission mode: read-only, workspace-write (default), full-access or plan.")
+    String mode;
+
+    @Option(names = "--model", paramLabel = "PROVIDER/MODEL", description = "The model to use, e.g. openai/gpt-5.")
+    String model;
+
+    @Option(names = {"-c", "--continue"}, description = "Continue the latest conversation of this directory.")
+    boolean continueLatest;
+
+    @Option(names = {"-r", AcpLaunch.RESUME}, arity = "0..1", fallbackValue = "", paramLabel = "ID",
+            description = "Reopen a saved conversation: ID (or a unique prefix of it), else the latest one of this directory. With --acp: the first session/new reopens it.")
     String resume;
 
     @Option(names = AcpLaunch.LOG_LEVEL, paramLabel = "LEVEL", defaultValue = "${env:AGENT_LOG_LEVEL:-info}",
@@ -63,10 +86,7 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!acp) {
-            spec.commandLine().getErr().println("agent: nothing to do; start it with --acp from an ACP client (see --help).");
-            return 2;
-        }
+        if (!acp) return TerminalLaunch.run(TerminalLaunch.from(this));
         if (!Logging.isLevel(logLevel)) {
             throw new ParameterException(spec.commandLine(), "--log-level must be one of error, warn, info, debug, trace (got '" + logLevel + "')");
         }

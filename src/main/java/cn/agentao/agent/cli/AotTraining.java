@@ -60,6 +60,7 @@ final class AotTraining {
             AcpAgent agent = AcpLaunch.agent(new AcpLaunch.Options(null, "warn", null, null, AcpLaunch.DEFAULT_MAX_MESSAGE_BYTES),
                     env, new ScriptedInput(lines, out, answered), out);
             agent.serve(Duration.ofSeconds(5));
+            cn.agentao.agent.door.terminal.Chat.warmUp(tmp); // the chat's classes too: its prompt shows sooner
             return answered.getCount() == 0 ? 0 : 1;
         } finally {
             model.stop(0);

@@ -1,10 +1,11 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.connect.a2a.RemoteAgents;
+import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
-import cn.agentao.agent.store.SessionStore;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -17,12 +18,11 @@ import java.util.Map;
 public final class CoreFactory {
     private CoreFactory() {}
 
-    /** The core for this process; {@code sessionsDir} null means {@link SessionStore#defaultDirectory}. */
+    /** The core for this process; the repository is {@link SessionRepositories#open}'s choice. */
     public static SessionService create(Map<String, String> env, Path sessionsDir) {
         Path configDir = ConfigLocations.userConfigDir(env);
         Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
-        Path dir = sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env);
-        SessionService sessions = new SessionService(engine, new SessionStore(dir));
+        SessionService sessions = new SessionService(engine, SessionRepositories.open(env, sessionsDir));
         addToolSources(sessions, env, configDir);
         return sessions;
     }
@@ -32,6 +32,8 @@ public final class CoreFactory {
      * its own part of the configuration and connects lazily, never before {@code initialize} is answered).
      */
     private static void addToolSources(SessionService sessions, Map<String, String> env, Path configDir) {
-        // connect/smcp, connect/a2a, connect/agora: add one line each here, e.g. SmcpToolSource.register(sessions, env, configDir);
+        // one line per connector (Agora's editor tools are registered for ACP sessions only: see AcpLaunch)
+        SmcpToolSource.register(sessions, env, configDir); // the A2C-SMCP office of config.json, if any
+        RemoteAgents.register(sessions, env, configDir);   // config.json "a2aAgents": remote agents as tools
     }
 }

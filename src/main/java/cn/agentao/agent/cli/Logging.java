@@ -26,5 +26,7 @@ final class Logging {
         System.setProperty("org.slf4j.simpleLogger.levelInBrackets", "true");
         // The MCP SDK logs whole server instructions at INFO; keep its chatter out unless asked for.
         if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "warn");
+        // HikariCP (the PostgreSQL store's pool) announces every start and stop at INFO.
+        if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
     }
 }

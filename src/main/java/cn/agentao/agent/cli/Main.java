@@ -29,6 +29,8 @@ public final class Main {
             System.exit(0);
         }
         AcpLaunch.Options fast = AcpLaunch.parse(args);
+        TerminalLaunch.Options terminal = fast == null ? TerminalLaunch.parse(args) : null;
+        if (terminal != null) System.exit(TerminalLaunch.run(terminal)); // the chat or -p, without Picocli's start-up cost
         if (fast == null) {
             // the command line speaks for itself (`sessions prune` prints what it did): logger lines only for
             // errors, unless AGENT_LOG_LEVEL asks for more (--acp configures its own logging)

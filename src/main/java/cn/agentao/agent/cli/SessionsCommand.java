@@ -76,7 +76,7 @@ public final class SessionsCommand implements Callable<Integer> {
     }
 
     SessionRepository store() {
-        return new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
+        return SessionRepositories.open(env, sessionsDir);
     }
 
     /** A subcommand: failures become one line on err and exit code 1, not a stack trace. */

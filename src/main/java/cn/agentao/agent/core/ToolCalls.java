@@ -19,9 +19,14 @@ public final class ToolCalls {
 
     private ToolCalls() {}
 
-    public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
+    /** The web guard {@code web_fetch} (and A2A push webhooks) use: private networks only with {@value #ALLOW_PRIVATE_NETWORK}=1. */
+    public static NetworkGuard networkGuard(Map<String, String> env) {
         boolean allowPrivate = "1".equals(env.get(ALLOW_PRIVATE_NETWORK)) || "true".equalsIgnoreCase(env.get(ALLOW_PRIVATE_NETWORK));
-        NetworkGuard guard = new NetworkGuard(NetworkGuard.HostResolver.SYSTEM, allowPrivate);
+        return new NetworkGuard(NetworkGuard.HostResolver.SYSTEM, allowPrivate);
+    }
+
+    public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
+        NetworkGuard guard = networkGuard(env);
         Sandboxes sandboxes = Sandboxes.fromEnvironment(env);
         return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(
                 PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);

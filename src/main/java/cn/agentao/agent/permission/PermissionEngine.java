@@ -222,6 +222,7 @@ public final class PermissionEngine {
         if (userRules.matchAsk(subject) != null) return Decision.askEveryTime("Your permission rules ask before " + g.tool() + ".");
         if (userRules.allows(subject)) return Decision.allow("Allowed by your permission rules.");
         if (g.readOnly()) return Decision.allow(g.tool() + " only reads.");
+        if (g.autoApply()) return Decision.allow(g.tool() + " is marked auto_apply by its host.");
         if (memory.recall(g).orElse(null) == PermissionMemory.Answer.ALLOW) {
             return Decision.allow("Allowed earlier in this session.");
         }

@@ -43,9 +43,14 @@ public sealed interface PermissionRequest {
     /**
      * Anything else, described only by its effect; used for MCP tools (from their {@code readOnlyHint} and
      * {@code destructiveHint} annotations) and for built-ins with no effect outside the agent
-     * ({@code readOnly=true}).
+     * ({@code readOnly=true}). {@code autoApply}: the tool's host says it may run without asking (an SMCP tool's
+     * {@code a2c_tool_meta.auto_apply}); the user's rules and the read-only modes still apply.
      */
-    record Generic(String tool, boolean readOnly, boolean destructive) implements PermissionRequest {
+    record Generic(String tool, boolean readOnly, boolean destructive, boolean autoApply) implements PermissionRequest {
         public Generic { Objects.requireNonNull(tool); }
+
+        public Generic(String tool, boolean readOnly, boolean destructive) {
+            this(tool, readOnly, destructive, false);
+        }
     }
 }

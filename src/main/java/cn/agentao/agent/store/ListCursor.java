@@ -10,15 +10,15 @@ import java.util.Comparator;
 
 /**
  * The position in a listing ordered newest {@code updatedAt} first (ties by id): the sort key of the last
- * summary of the previous page. Opaque to callers. A page starts strictly after it, so sessions created
+ * summary of the previous page (shared by every repository). Opaque to callers. A page starts strictly after it, so sessions created
  * meanwhile (which sort before it) neither shift nor repeat the following pages.
  */
-record ListCursor(Instant updatedAt, String sessionId) {
+public record ListCursor(Instant updatedAt, String sessionId) {
     static final Comparator<SessionSummary> ORDER = Comparator
             .comparing(SessionSummary::updatedAt, Comparator.reverseOrder())
             .thenComparing(SessionSummary::sessionId);
 
-    static ListCursor after(SessionSummary last) {
+    public static ListCursor after(SessionSummary last) {
         return new ListCursor(last.updatedAt(), last.sessionId());
     }
 
@@ -28,12 +28,12 @@ record ListCursor(Instant updatedAt, String sessionId) {
         return byTime < 0 || byTime == 0 && summary.sessionId().compareTo(sessionId) > 0;
     }
 
-    String encode() {
+    public String encode() {
         String plain = updatedAt + " " + sessionId;
         return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
     }
 
-    static ListCursor decode(String cursor) {
+    public static ListCursor decode(String cursor) {
         try {
             String plain = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
             int space = plain.indexOf(' ');

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * session is open for writing), {@code index.json} (a cache of summaries) and short-lived {@code .*.tmp-*}
  * files. Files are private to the user (0600, directory 0700) where the file system supports POSIX modes.
  */
-final class SessionFiles {
+public final class SessionFiles {
     static final String LOG_SUFFIX = ".jsonl";
     static final String LOCK_SUFFIX = ".lock";
     static final String INDEX_FILE = "index.json";
@@ -52,7 +52,7 @@ final class SessionFiles {
         return dir.resolve(INDEX_FILE);
     }
 
-    static String requireValidId(String sessionId) {
+    public static String requireValidId(String sessionId) {
         if (sessionId == null || !VALID_ID.matcher(sessionId).matches()) {
             throw new IllegalArgumentException("invalid session id '" + sessionId + "': use 1-128 letters, digits, "
                     + "'.', '_' or '-', not starting with '.'");
@@ -60,7 +60,7 @@ final class SessionFiles {
         return sessionId;
     }
 
-    static boolean isValidId(String sessionId) {
+    public static boolean isValidId(String sessionId) {
         return VALID_ID.matcher(sessionId).matches();
     }
 

@@ -114,7 +114,19 @@ public final class SessionWriter implements SessionLease {
     }
 
     private byte[] encode(long seq, String type, ObjectNode payload) {
-        ObjectNode record = Json.object().put("seq", seq).put("ts", clock.instant().toString()).put("type", type);
+        return SessionLogCodec.encodeLine(record(seq, clock.instant(), type, payload));
+    }
+
+    /**
+     * One record as stored ({@code seq}, {@code ts}, {@code type}, then the payload's fields), for every repository.
+     *
+     * @throws IllegalArgumentException for an invalid type or a reserved payload field
+     */
+    public static ObjectNode record(long seq, java.time.Instant ts, String type, ObjectNode payload) {
+        if (type == null || type.isBlank() || type.equals(SessionHeader.TYPE)) {
+            throw new IllegalArgumentException("invalid record type '" + type + "'");
+        }
+        ObjectNode record = Json.object().put("seq", seq).put("ts", ts.toString()).put("type", type);
         if (payload != null) {
             for (Map.Entry<String, JsonNode> field : payload.properties()) {
                 if (RESERVED.contains(field.getKey())) {
@@ -123,7 +135,7 @@ public final class SessionWriter implements SessionLease {
                 record.set(field.getKey(), field.getValue());
             }
         }
-        return SessionLogCodec.encodeLine(record);
+        return record;
     }
 
     /** Cuts the log back to its last complete record so that the next append starts on a fresh line. */

@@ -13,11 +13,11 @@ import java.util.Map;
  * Tool arguments checked against the tool's own JSON Schema (top level: unknown and missing arguments,
  * types, integer bounds, string enums), so the schema the model sees is the single source of truth.
  */
-final class ToolArgs {
+public final class ToolArgs {
     private ToolArgs() {}
 
     /** Parses a schema written as JSON text. */
-    static ObjectNode schema(String json) {
+    public static ObjectNode schema(String json) {
         try {
             return (ObjectNode) Json.MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
@@ -26,7 +26,7 @@ final class ToolArgs {
     }
 
     /** Checks args against the schema; returns them as an object. */
-    static ObjectNode check(String tool, JsonNode args, ObjectNode schema) throws ToolException {
+    public static ObjectNode check(String tool, JsonNode args, ObjectNode schema) throws ToolException {
         if (args == null || args.isNull()) args = Json.object();
         if (!args.isObject()) throw new ToolException(tool + ": arguments must be a JSON object");
         JsonNode props = schema.path("properties");

@@ -91,7 +91,7 @@ public final class SessionLoadBenchmark {
     }
 
     /** One session/load with its replay, from request to response (every replayed update arrives first); then session/close. */
-    private static double load(AgentProcess agent, String id, Path ws, int messages) throws Exception {
+    static double load(AgentProcess agent, String id, Path ws, int messages) throws Exception {
         ObjectNode load = Json.object().put("sessionId", id).put("cwd", ws.toString());
         load.set("mcpServers", Json.MAPPER.createArrayNode());
         int before = agent.updates(id).size();
@@ -105,7 +105,7 @@ public final class SessionLoadBenchmark {
         return ms;
     }
 
-    private static double median(List<Double> times) {
+    static double median(List<Double> times) {
         Collections.sort(times);
         return times.get(times.size() / 2);
     }

@@ -55,6 +55,14 @@ public final class AgentProcess implements AutoCloseable {
 
     /** Starts bin/agent with {@code args}; {@code env} is added to a clean environment (PATH, HOME kept). */
     public static AgentProcess start(Map<String, String> env, String... args) throws IOException {
+        return new AgentProcess(command(env, args).start());
+    }
+
+    /**
+     * {@code bin/agent args} in a clean environment: PATH, HOME, JAVA_HOME, LANG and TMPDIR kept, the XDG config,
+     * data and state directories under a fresh temporary directory, then {@code env}.
+     */
+    public static ProcessBuilder command(Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(home().resolve("bin/agent").toString());
         cmd.addAll(List.of(args));
@@ -67,8 +75,9 @@ public final class AgentProcess implements AutoCloseable {
         Path tmp = Files.createTempDirectory("agent-it");
         e.put("XDG_CONFIG_HOME", tmp.resolve("config").toString());
         e.put("XDG_DATA_HOME", tmp.resolve("data").toString());
+        e.put("XDG_STATE_HOME", tmp.resolve("state").toString());
         e.putAll(env);
-        return new AgentProcess(pb.start());
+        return pb;
     }
 
     /** Starts {@code bin/agent --acp} with {@code configJson} as the user's config.json under {@code dir}, sessions stored there. */

@@ -12,7 +12,7 @@ import java.util.Set;
  * {@code mcp.<server>.<prompt>}. Parts are sanitised; a name that is too long, or that clashes after
  * sanitising, gets a short hash of the original so it stays stable and unique.
  */
-final class McpNames {
+public final class McpNames {
     static final int MAX_LENGTH = 64;
     static final String TOOL_PREFIX = "mcp__";
     static final String TOOL_SEPARATOR = "__";
@@ -24,13 +24,18 @@ final class McpNames {
     private McpNames() {}
 
     /** A server's part of every name it offers: unique within {@code taken}, which it joins. */
-    static String serverKey(String serverName, Set<String> taken) {
+    public static String serverKey(String serverName, Set<String> taken) {
         return claim(fit(sanitise(serverName), MAX_SERVER_KEY, serverName), serverName, taken);
     }
 
     /** {@code mcp__<serverKey>__<tool>}, unique within {@code taken}, which it joins. */
     static String toolName(String serverKey, String toolName, Set<String> taken) {
-        String head = TOOL_PREFIX + serverKey + TOOL_SEPARATOR;
+        return toolName(TOOL_PREFIX, serverKey, toolName, taken);
+    }
+
+    /** {@code <prefix><serverKey>__<tool>}, unique within {@code taken}, which it joins (SMCP uses {@code smcp__}). */
+    public static String toolName(String prefix, String serverKey, String toolName, Set<String> taken) {
+        String head = prefix + serverKey + TOOL_SEPARATOR;
         return claim(head + fit(sanitise(toolName), MAX_LENGTH - head.length(), toolName), serverKey + "/" + toolName, taken);
     }
 

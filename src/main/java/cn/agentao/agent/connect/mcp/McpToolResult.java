@@ -17,7 +17,7 @@ import java.util.List;
 public record McpToolResult(String text, List<ContentBlock> content, boolean isError) {
     static final String NO_CONTENT = "(the tool returned no content)";
 
-    static McpToolResult of(McpSchema.CallToolResult result) {
+    public static McpToolResult of(McpSchema.CallToolResult result) {
         List<ContentBlock> blocks = new ArrayList<>();
         List<String> texts = new ArrayList<>();
         if (result.content() != null) {
@@ -36,7 +36,7 @@ public record McpToolResult(String text, List<ContentBlock> content, boolean isE
     }
 
     /** A call that could not be made or did not finish: the message is for both the model and the user. */
-    static McpToolResult error(String message) {
+    public static McpToolResult error(String message) {
         return new McpToolResult(message, List.of(ContentBlock.text(message)), true);
     }
 }

@@ -19,11 +19,11 @@ import java.util.Map;
  * raw JSON (bounds, defaults, formats... are not lost). Top-level keywords a tool's parameters cannot carry
  * ({@code $schema}, {@code title}) are dropped.
  */
-final class McpToolSchemas {
+public final class McpToolSchemas {
     private McpToolSchemas() {}
 
     @SuppressWarnings("unchecked")
-    static JsonObjectSchema parameters(Map<String, Object> schema) {
+    public static JsonObjectSchema parameters(Map<String, Object> schema) {
         JsonObjectSchema.Builder b = JsonObjectSchema.builder();
         if (schema == null) return b.build();
         if (schema.get("properties") instanceof Map<?, ?> properties) {

@@ -1,0 +1,66 @@
+package cn.agentao.agent.connect.a2a;
+
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A remote A2A agent the user configured in {@code config.json}: {@code "a2aAgents": {"NAME": {"url": "http://…",
+ * "tokenEnv": "VAR"}}}. {@code url} is the agent's base URL (where {@code /.well-known/agent-card.json} is); the
+ * token, if any, is read from the environment variable named by {@code tokenEnv}, never from a file. Only the
+ * user's own configuration is read: a project cannot add remote agents.
+ */
+public record A2aAgentConfig(String name, URI url, String tokenEnv) {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,48}");
+
+    /** The configured agents (problems, such as a bad URL, are reported and the entry skipped). */
+    public static List<A2aAgentConfig> read(Path configFile, List<String> problems) {
+        if (configFile == null || !Files.isRegularFile(configFile)) return List.of();
+        JsonNode root;
+        try {
+            root = Json.MAPPER.readTree(Files.readString(configFile));
+        } catch (IOException | RuntimeException e) {
+            return List.of(); // the model configuration reader reports an unreadable file
+        }
+        JsonNode agents = root == null ? null : root.path("a2aAgents");
+        if (agents == null || agents.isMissingNode()) return List.of();
+        if (!agents.isObject()) {
+            problems.add(configFile + ": \"a2aAgents\" must be an object of NAME: {url, tokenEnv?}");
+            return List.of();
+        }
+        List<A2aAgentConfig> list = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> e : agents.properties()) {
+            String name = e.getKey();
+            JsonNode v = e.getValue();
+            if (!NAME.matcher(name).matches()) {
+                problems.add(configFile + ": a2aAgents name \"" + name + "\" must be 1-48 letters, digits, _ or -");
+                continue;
+            }
+            String url = v.path("url").asText("");
+            URI uri;
+            try {
+                uri = URI.create(url);
+            } catch (IllegalArgumentException ex) {
+                uri = null;
+            }
+            if (uri == null || uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+                problems.add(configFile + ": a2aAgents." + name + ".url must be an http(s) URL");
+                continue;
+            }
+            String tokenEnv = v.path("tokenEnv").isTextual() ? v.path("tokenEnv").asText() : null;
+            list.add(new A2aAgentConfig(name, uri, tokenEnv));
+        }
+        return list;
+    }
+
+    /** The tool's name: {@code a2a__NAME}. */
+    public String toolName() { return "a2a__" + name; }
+}

@@ -1,0 +1,158 @@
+package cn.agentao.agent.connect.a2a;
+
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.CancelledException;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * A thin A2A 0.3 JSON-RPC client over the JDK's HttpClient: reads the agent card, streams {@code message/stream}
+ * (Server-Sent Events) and cancels tasks. Failures are {@link A2aClientException}s in plain words.
+ */
+final class A2aClient {
+    static final String CARD_PATH = "/.well-known/agent-card.json";
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** How long a stream may take to start (its events may then take as long as they need). */
+    private static final Duration HEADERS_TIMEOUT = Duration.ofSeconds(60);
+
+    private final URI base;
+    private final String token;
+    private final HttpClient http;
+
+    A2aClient(URI base, String token) {
+        this.base = base;
+        this.token = token;
+        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL).build();
+    }
+
+    /** The agent card (GET {base}/.well-known/agent-card.json). */
+    JsonNode card(Duration timeout) throws A2aClientException {
+        String b = base.toString();
+        URI uri = URI.create((b.endsWith("/") ? b.substring(0, b.length() - 1) : b) + CARD_PATH);
+        HttpRequest.Builder rq = HttpRequest.newBuilder(uri).timeout(timeout).GET().header("Accept", "application/json");
+        authorize(rq);
+        try {
+            HttpResponse<String> r = http.send(rq.build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) throw new A2aClientException("its agent card at " + uri + " answered HTTP " + r.statusCode());
+            JsonNode card = Json.MAPPER.readTree(r.body());
+            if (card == null || !card.path("url").isTextual()) throw new A2aClientException("its agent card at " + uri + " has no endpoint url");
+            return card;
+        } catch (IOException e) {
+            throw new A2aClientException("it cannot be reached at " + uri + " (" + describe(e) + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new A2aClientException("interrupted");
+        }
+    }
+
+    /**
+     * Sends {@code message/stream} to {@code endpoint} and hands each event's {@code result} to {@code events}
+     * until the stream ends; a JSON-RPC error becomes an exception. Cancellation closes the stream.
+     */
+    void stream(URI endpoint, ObjectNode message, Consumer<JsonNode> events, Cancellation cancel)
+            throws A2aClientException, CancelledException {
+        ObjectNode params = Json.object();
+        params.set("message", message);
+        HttpRequest.Builder rq = request(endpoint, "message/stream", params).header("Accept", "text/event-stream")
+                .timeout(HEADERS_TIMEOUT);
+        InputStream body = null;
+        try {
+            HttpResponse<InputStream> r = http.send(rq.build(), HttpResponse.BodyHandlers.ofInputStream());
+            body = r.body();
+            InputStream stream = body;
+            try (Cancellation.Registration closeOnCancel = cancel.onCancel(() -> closeQuietly(stream))) {
+                if (r.statusCode() == 401 || r.statusCode() == 403) throw new A2aClientException("it refused our credentials (HTTP " + r.statusCode() + ")");
+                if (r.statusCode() != 200) throw new A2aClientException("it answered HTTP " + r.statusCode());
+                String type = r.headers().firstValue("Content-Type").orElse("");
+                if (!type.startsWith("text/event-stream")) {
+                    // an error (or a non-streaming answer) comes as one JSON-RPC response
+                    dispatch(Json.MAPPER.readTree(stream), events);
+                    return;
+                }
+                BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+                StringBuilder data = new StringBuilder();
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    if (line.isEmpty()) {
+                        if (!data.isEmpty()) dispatch(Json.MAPPER.readTree(data.toString()), events);
+                        data.setLength(0);
+                    } else if (line.startsWith("data:")) {
+                        if (!data.isEmpty()) data.append('\n');
+                        data.append(line.substring(line.startsWith("data: ") ? 6 : 5));
+                    }
+                }
+                if (!data.isEmpty()) dispatch(Json.MAPPER.readTree(data.toString()), events);
+            }
+        } catch (IOException e) {
+            if (cancel.isCancelled()) throw new CancelledException();
+            throw new A2aClientException("the connection failed (" + describe(e) + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancelledException();
+        } finally {
+            if (body != null) closeQuietly(body);
+        }
+        if (cancel.isCancelled()) throw new CancelledException();
+    }
+
+    private static void dispatch(JsonNode response, Consumer<JsonNode> events) throws A2aClientException {
+        if (response == null) return;
+        if (response.has("error")) {
+            JsonNode err = response.path("error");
+            throw new A2aClientException("it answered with error " + err.path("code").asInt() + ": " + err.path("message").asText());
+        }
+        events.accept(response.path("result"));
+    }
+
+    /** {@code tasks/cancel}, best effort (the turn is being cancelled anyway). */
+    void cancel(URI endpoint, String taskId) {
+        ObjectNode params = Json.object().put("id", taskId);
+        try {
+            http.send(request(endpoint, "tasks/cancel", params).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+        } catch (IOException e) {
+            // the remote task ends on its own or stays; nothing more to do
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private HttpRequest.Builder request(URI endpoint, String method, ObjectNode params) {
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", UUID.randomUUID().toString()).put("method", method);
+        body.set("params", params);
+        HttpRequest.Builder rq = HttpRequest.newBuilder(endpoint).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        authorize(rq);
+        return rq;
+    }
+
+    private void authorize(HttpRequest.Builder rq) {
+        if (token != null) rq.header("Authorization", "Bearer " + token);
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // closing to stop reading
+        }
+    }
+
+    private static String describe(IOException e) {
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m);
+    }
+}

@@ -1,0 +1,214 @@
+package cn.agentao.agent.connect.smcp;
+
+import cn.agentao.agent.util.CancelledException;
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.socket.client.IO;
+import io.socket.client.Socket;
+import io.socket.engineio.client.transports.WebSocket;
+import org.json.JSONArray;
+import org.json.JSONException;
+import org.json.JSONObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The agent's Socket.IO connection to an A2C-SMCP server: path and namespace {@code /smcp}, query
+ * {@code a2c_version}, {@code auth {role: "agent", token}}; requests with acknowledgements, notifications to a
+ * {@link Listener}. The library ({@code io.socket:socket.io-client}, Socket.IO v5 / Engine.IO v4) reconnects
+ * with backoff after a lost connection; a refused handshake is read with a plain HTTP request
+ * ({@link SmcpHandshakeProbe}) so a version mismatch is named and never retried.
+ */
+final class SmcpClient implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SmcpClient.class);
+    static final String NAMESPACE = "/smcp";
+    static final List<String> NOTIFICATIONS = List.of("notify:enter_office", "notify:leave_office", "notify:update_config",
+            "notify:update_tool_list", "notify:update_desktop", "notify:tool_call_cancel");
+
+    /** What happens to the connection; called on the library's event thread or a probe thread: return quickly. */
+    interface Listener {
+        /** Connected (first time or again): join the office now. */
+        void connected();
+
+        void notification(String event, JsonNode data);
+
+        /** The connection is gone; the library tries again unless {@code permanent}. */
+        void disconnected(String reason, boolean permanent);
+    }
+
+    private final SmcpConfig config;
+    private final Socket socket;
+    private final Listener listener;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean probing = new AtomicBoolean();
+
+    private SmcpClient(SmcpConfig config, Listener listener) {
+        this.config = config;
+        this.listener = listener;
+        Map<String, String> auth = new HashMap<>();
+        auth.put("role", "agent");
+        if (config.token() != null) auth.put("token", config.token());
+        IO.Options options = IO.Options.builder()
+                .setPath(NAMESPACE)
+                .setQuery("a2c_version=" + URLEncoder.encode(config.a2cVersion(), StandardCharsets.UTF_8))
+                .setAuth(auth)
+                .setForceNew(true)
+                .setReconnection(true)
+                .setReconnectionDelay(500)
+                .setReconnectionDelayMax(10_000)
+                .setRandomizationFactor(0.5)
+                .setTimeout(10_000)
+                .setTransports(new String[]{WebSocket.NAME}) // a long-lived connection: straight to WebSocket, no polling upgrade
+                .build();
+        this.socket = IO.socket(URI.create(config.url() + NAMESPACE), options);
+        socket.on(Socket.EVENT_CONNECT, args -> listener.connected());
+        socket.on(Socket.EVENT_DISCONNECT, args -> disconnected(args.length > 0 ? String.valueOf(args[0]) : "disconnected"));
+        socket.on(Socket.EVENT_CONNECT_ERROR, args -> connectError(args.length > 0 ? args[0] : null));
+        for (String event : NOTIFICATIONS) {
+            socket.on(event, args -> listener.notification(event, args.length > 0 ? toJson(args[0]) : NullNode.getInstance()));
+        }
+    }
+
+    /** Starts connecting (in the background); the listener hears when it is connected. */
+    static SmcpClient open(SmcpConfig config, Listener listener) {
+        SmcpClient client = new SmcpClient(config, listener);
+        client.socket.connect();
+        return client;
+    }
+
+    boolean connected() {
+        return socket.connected();
+    }
+
+    /** Emits {@code event} with {@code payload}; the future gets the acknowledgement's values (it fails when not connected). */
+    CompletableFuture<List<JsonNode>> send(String event, JsonNode payload) {
+        CompletableFuture<List<JsonNode>> answer = new CompletableFuture<>();
+        if (!socket.connected()) {
+            answer.completeExceptionally(new SmcpException("not connected to the office server at " + config.url()));
+            return answer;
+        }
+        socket.emit(event, new Object[]{toLibrary(payload)}, args -> {
+            List<JsonNode> values = new ArrayList<>(args.length);
+            for (Object a : args) values.add(toJson(a));
+            answer.complete(values);
+        });
+        return answer;
+    }
+
+    /** {@link #send} and wait at most {@code timeout}. */
+    List<JsonNode> request(String event, JsonNode payload, Duration timeout, Cancellation cancel)
+            throws SmcpException, TimeoutException, CancelledException {
+        return await(send(event, payload), timeout, cancel);
+    }
+
+    /** Waits for an answer; {@link TimeoutException} after {@code timeout}, {@link CancelledException} when {@code cancel} fires. */
+    static List<JsonNode> await(CompletableFuture<List<JsonNode>> answer, Duration timeout, Cancellation cancel)
+            throws SmcpException, TimeoutException, CancelledException {
+        try (Cancellation.Registration ignored = cancel.onCancel(() -> answer.cancel(false))) {
+            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new CancelledException();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancelledException();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof SmcpException se ? se
+                    : new SmcpException(e.getCause() != null ? e.getCause().getMessage() : "the request failed");
+        }
+    }
+
+    /** Emits {@code event} without waiting for an answer. */
+    void emit(String event, JsonNode payload) {
+        socket.emit(event, toLibrary(payload));
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            socket.off();
+            socket.close();
+        }
+    }
+
+    private void disconnected(String reason) {
+        if (closed.get()) return;
+        listener.disconnected(reason, false);
+        // The library does not come back by itself after the server sent it away: ask again (with its backoff).
+        if ("io server disconnect".equals(reason)) socket.connect();
+    }
+
+    private void connectError(Object error) {
+        if (closed.get()) return;
+        if (error instanceof JSONObject refusal) {
+            // the server's connect handler refused the agent (its role or token): retrying would not help
+            String message = refusal.optString("message", "refused");
+            close();
+            listener.disconnected("the office server refused the agent: " + message, true);
+            return;
+        }
+        // A transport error hides the HTTP answer: ask the same URL plainly, once at a time, off the event thread.
+        if (!probing.compareAndSet(false, true)) return;
+        Thread.ofVirtual().name("smcp-probe").start(() -> {
+            try {
+                SmcpHandshakeProbe.Refusal refusal = SmcpHandshakeProbe.check(config).orElse(null);
+                if (refusal != null) {
+                    close();
+                    listener.disconnected(refusal.sentence(), true);
+                } else {
+                    String detail = error instanceof Throwable t && t.getMessage() != null ? t.getMessage() : String.valueOf(error);
+                    listener.disconnected("cannot reach the office server at " + config.url() + " (" + detail + "); trying again", false);
+                }
+            } finally {
+                probing.set(false);
+            }
+        });
+    }
+
+    // ---- org.json (the library's JSON) <-> Jackson ----
+
+    static JsonNode toJson(Object value) {
+        if (value == null || value == JSONObject.NULL) return NullNode.getInstance();
+        if (value instanceof JSONObject || value instanceof JSONArray) {
+            try {
+                return Json.MAPPER.readTree(value.toString());
+            } catch (java.io.IOException e) {
+                return NullNode.getInstance();
+            }
+        }
+        if (value instanceof Boolean b) return BooleanNode.valueOf(b);
+        if (value instanceof Number n) return Json.MAPPER.valueToTree(n);
+        return TextNode.valueOf(String.valueOf(value));
+    }
+
+    static Object toLibrary(JsonNode node) {
+        try {
+            if (node == null || node.isNull()) return JSONObject.NULL;
+            if (node.isObject()) return new JSONObject(node.toString());
+            if (node.isArray()) return new JSONArray(node.toString());
+            if (node.isBoolean()) return node.booleanValue();
+            if (node.isNumber()) return node.numberValue();
+            return node.asText();
+        } catch (JSONException e) {
+            log.debug("cannot convert {} for Socket.IO", node.getNodeType());
+            return JSONObject.NULL;
+        }
+    }
+}

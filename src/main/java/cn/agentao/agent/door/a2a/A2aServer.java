@@ -1,0 +1,157 @@
+package cn.agentao.agent.door.a2a;
+
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.permission.Mode;
+import cn.agentao.agent.permission.NetworkGuard;
+import cn.agentao.agent.tools.Tool;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The A2A front door: an HTTP server (the JDK's, one virtual thread per exchange) serving the agent card and
+ * the JSON-RPC endpoint. Without a token it binds only to loopback; with one, every request but the card needs
+ * {@code Authorization: Bearer <token>}.
+ */
+public final class A2aServer implements AutoCloseable {
+    public static final String CARD_PATH = "/.well-known/agent-card.json";
+    public static final String OLD_CARD_PATH = "/.well-known/agent.json";
+
+    /** What {@code agent a2a serve} was asked for; {@code idleClose} zero keeps contexts open while the server runs. */
+    public record Options(String host, int port, Path cwd, String token, Mode mode, String version, Duration idleClose) {}
+
+    private final HttpServer http;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final A2aService service;
+    private final byte[] token;
+    private final String baseUrl;
+    private final byte[] card;
+    private volatile boolean stopped;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(A2aServer.class);
+
+    private A2aServer(HttpServer http, A2aService service, byte[] token, String baseUrl, byte[] card) {
+        this.http = http;
+        this.service = service;
+        this.token = token;
+        this.baseUrl = baseUrl;
+        this.card = card;
+    }
+
+    /** Whether the host name or address is loopback only (an unresolvable name is not). */
+    public static boolean isLoopback(String host) {
+        try {
+            for (InetAddress a : InetAddress.getAllByName(host)) if (!a.isLoopbackAddress()) return false;
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Binds and starts serving; throws IllegalArgumentException for a refused configuration. */
+    public static A2aServer start(Options o, SessionService sessions, java.nio.file.Path configDir, NetworkGuard guard, List<Tool> tools) throws IOException {
+        if (o.token() == null && !isLoopback(o.host())) {
+            throw new IllegalArgumentException("refusing to serve on " + o.host() + " without a token: anyone who can reach it "
+                    + "could run commands here. Bind to 127.0.0.1, or require a token with --token-env VAR");
+        }
+        HttpServer http = HttpServer.create(new InetSocketAddress(o.host(), o.port()), 128);
+        String host = http.getAddress().getAddress().getHostAddress();
+        if (host.contains(":")) host = "[" + host + "]";
+        String baseUrl = "http://" + host + ":" + http.getAddress().getPort();
+        byte[] card = AgentCard.build(baseUrl + "/", o.version(), o.token() != null, tools, o.cwd(), configDir)
+                .toString().getBytes(StandardCharsets.UTF_8);
+        A2aContexts contexts = new A2aContexts(sessions, o.cwd(), o.mode());
+        A2aService service = new A2aService(sessions, contexts, new MemoryTaskStore(), new PushNotifier(guard), o.cwd());
+        A2aServer server = new A2aServer(http, service, o.token() == null ? null : o.token().getBytes(StandardCharsets.UTF_8), baseUrl, card);
+        http.setExecutor(server.executor);
+        JsonRpcHandler rpc = new JsonRpcHandler(service);
+        http.createContext("/", exchange -> server.handle(exchange, rpc));
+        http.start();
+        if (!o.idleClose().isZero()) server.closeIdleContexts(o.idleClose());
+        return server;
+    }
+
+    public String baseUrl() { return baseUrl; }
+
+    /** Every so often, closes the sessions of contexts idle for {@code idle} (see {@link A2aContexts#closeIdle}). */
+    private void closeIdleContexts(Duration idle) {
+        long pauseMs = Math.max(200, Math.min(30_000, idle.toMillis() / 2));
+        Thread.ofVirtual().name("a2a-idle-contexts").start(() -> {
+            while (!stopped) {
+                try {
+                    Thread.sleep(pauseMs);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (stopped) return;
+                int n = service.closeIdle(idle);
+                if (n > 0) log.debug("closed {} idle context(s)", n);
+            }
+        });
+    }
+
+    private void handle(HttpExchange exchange, JsonRpcHandler rpc) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            String method = exchange.getRequestMethod();
+            if (path.equals(CARD_PATH) || path.equals(OLD_CARD_PATH)) {
+                if (!method.equals("GET") && !method.equals("HEAD")) {
+                    plain(exchange, 405, "use GET");
+                    return;
+                }
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, method.equals("HEAD") ? -1 : card.length);
+                if (!method.equals("HEAD")) exchange.getResponseBody().write(card);
+                return;
+            }
+            if (!authorized(exchange)) {
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+                plain(exchange, 401, "missing or wrong bearer token");
+                return;
+            }
+            if (!path.equals("/")) {
+                plain(exchange, 404, "not found: the A2A JSON-RPC endpoint is " + baseUrl + "/");
+                return;
+            }
+            if (!method.equals("POST")) {
+                plain(exchange, 405, "use POST with a JSON-RPC request");
+                return;
+            }
+            rpc.handle(exchange);
+        }
+    }
+
+    private boolean authorized(HttpExchange exchange) {
+        if (token == null) return true;
+        String header = exchange.getRequestHeaders().getFirst("Authorization");
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) return false;
+        return MessageDigest.isEqual(token, header.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+    }
+
+    static void plain(HttpExchange exchange, int status, String text) throws IOException {
+        byte[] body = (text + "\n").getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+        exchange.sendResponseHeaders(status, body.length);
+        exchange.getResponseBody().write(body);
+    }
+
+    /** Cancels running tasks (their state recorded in their sessions) within {@code grace}, then stops serving. */
+    public void shutdown(Duration grace) {
+        stopped = true;
+        service.shutdown(grace);
+        http.stop(0);
+        executor.shutdownNow();
+    }
+
+    @Override
+    public void close() { shutdown(Duration.ofSeconds(2)); }
+}

@@ -1,0 +1,318 @@
+package cn.agentao.agent.door.a2a;
+
+import cn.agentao.agent.jsonrpc.ErrorCodes;
+
+import cn.agentao.agent.core.CoreException;
+import cn.agentao.agent.core.Session;
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The A2A methods over the engine, free of HTTP: a message starts a task (a turn of its context's session) or
+ * answers the task's permission question; tasks are read, cancelled and given push-notification webhooks.
+ */
+final class A2aService {
+    private static final Logger log = LoggerFactory.getLogger(A2aService.class);
+    /** How long a new message waits for a cancelled task of its context to wind down before calling it busy. */
+    private static final Duration BUSY_WAIT = Duration.ofSeconds(10);
+
+    /** A task and what sets it going; a stream subscribes to the task before {@code start} runs. */
+    record Started(A2aTask task, Runnable start) {}
+
+    private final SessionService sessions;
+    private final A2aContexts contexts;
+    private final TaskStore tasks;
+    private final PushNotifier push;
+    private final Path cwd;
+    private final Map<String, Session.Turn> running = new ConcurrentHashMap<>();
+
+    A2aService(SessionService sessions, A2aContexts contexts, TaskStore tasks, PushNotifier push, Path cwd) {
+        this.sessions = sessions;
+        this.contexts = contexts;
+        this.tasks = tasks;
+        this.push = push;
+        this.cwd = cwd;
+    }
+
+    // ---------------------------------------------------------------- message/send, message/stream
+
+    Started send(JsonNode params) throws A2aException {
+        JsonNode message = requireObject(params, "message");
+        if (!"user".equals(message.path("role").asText())) throw A2aException.invalidParams("message.role must be \"user\"");
+        if (!message.path("messageId").isTextual()) throw A2aException.invalidParams("message.messageId must be a string");
+        if (!message.path("parts").isArray() || message.path("parts").isEmpty()) {
+            throw A2aException.invalidParams("message.parts must be a non-empty array");
+        }
+        String taskId = optionalString(message, "taskId");
+        String contextId = optionalString(message, "contextId");
+        if (taskId != null) return answer(task(taskId), contextId, (ObjectNode) message.deepCopy());
+
+        List<ContentBlock> prompt = prompt(message.path("parts"));
+        if (!sessions.configured(cwd)) {
+            throw new A2aException(ErrorCodes.INTERNAL_ERROR, "no model provider is configured. " + sessions.authHelp());
+        }
+        A2aContexts.Context ctx = contexts.open(contextId);
+        Session.Turn turn = beginTurn(ctx);
+        ObjectNode first = ((ObjectNode) message.deepCopy());
+        String id = UUID.randomUUID().toString();
+        first.put("taskId", id).put("contextId", ctx.id());
+        A2aTask task = new A2aTask(id, ctx.id(), first, push::stateChanged);
+        tasks.put(task);
+        running.put(id, turn);
+        return new Started(task, () -> Thread.ofVirtual().name("a2a-task-" + id).start(() -> run(ctx, task, turn, prompt)));
+    }
+
+    /** Reserves the context's turn slot; a cancelled task still winding down is waited for a little. */
+    private Session.Turn beginTurn(A2aContexts.Context ctx) throws A2aException {
+        long deadline = System.nanoTime() + BUSY_WAIT.toNanos();
+        while (true) {
+            try {
+                return ctx.session().beginTurn();
+            } catch (CoreException.Busy busy) {
+                // a task of this context is still running or winding down
+            }
+            boolean windingDown = tasks.all().stream().noneMatch(t -> t.contextId().equals(ctx.id()) && !t.isTerminal());
+            if (!windingDown || System.nanoTime() > deadline) {
+                throw A2aException.invalidRequest("context " + ctx.id() + " is busy with another task; "
+                        + "answer or cancel that task first");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw A2aException.invalidRequest("interrupted");
+            }
+        }
+    }
+
+    private void run(A2aContexts.Context ctx, A2aTask task, Session.Turn turn, List<ContentBlock> prompt) {
+        ctx.host().current(task);
+        try {
+            task.status("working", null);
+            StopReason reason = turn.run(prompt).stopReason();
+            switch (reason) {
+                case CANCELLED -> task.status("canceled", null);
+                case REFUSAL -> task.status("failed", A2aMessages.agent(task.id(), task.contextId(), "The model refused to answer.", null));
+                case MAX_TURN_REQUESTS -> task.status("completed", A2aMessages.agent(task.id(), task.contextId(),
+                        "Stopped: the turn reached its limit of model calls.", null));
+                case MAX_TOKENS -> task.status("completed", A2aMessages.agent(task.id(), task.contextId(),
+                        "Stopped: the answer reached the model's output limit.", null));
+                case END_TURN -> task.status("completed", null);
+            }
+        } catch (RuntimeException e) {
+            log.error("task {} failed", task.id(), e);
+            task.status("failed", A2aMessages.agent(task.id(), task.contextId(), "The agent failed: " + e.getClass().getSimpleName(), null));
+        } finally {
+            running.remove(task.id());
+            ctx.touch();
+        }
+    }
+
+    /** A message in an existing task: the answer to its permission question (anything else asks again). */
+    private Started answer(A2aTask task, String contextId, ObjectNode message) throws A2aException {
+        if (contextId != null && !contextId.equals(task.contextId())) {
+            throw A2aException.invalidParams("task " + task.id() + " belongs to context " + task.contextId() + ", not " + contextId);
+        }
+        if (task.isTerminal()) {
+            throw A2aException.invalidRequest("task " + task.id() + " is " + task.state() + " and cannot take more messages; "
+                    + "send a new message in its context instead");
+        }
+        PendingQuestion q = task.question();
+        if (q == null || !"input-required".equals(task.state())) {
+            throw A2aException.invalidRequest("task " + task.id() + " is " + task.state() + " and is not waiting for input");
+        }
+        message.put("taskId", task.id()).put("contextId", task.contextId());
+        task.addHistory(message);
+        String reply = q.reply(message);
+        return new Started(task, () -> {
+            if (reply == null) {
+                task.status("input-required", A2aMessages.agent(task.id(), task.contextId(),
+                        q.text("That is not an answer to the question."), q.data()));
+            } else {
+                task.status("working", null);
+                q.answer().complete(reply);
+            }
+        });
+    }
+
+    /** Text parts as they are, data parts as JSON text, image files as images; other files are refused. */
+    private static List<ContentBlock> prompt(JsonNode parts) throws A2aException {
+        List<ContentBlock> blocks = new ArrayList<>();
+        for (JsonNode p : parts) {
+            switch (p.path("kind").asText()) {
+                case "text" -> {
+                    if (!p.path("text").isTextual()) throw A2aException.invalidParams("a text part needs \"text\"");
+                    blocks.add(ContentBlock.text(p.path("text").asText()));
+                }
+                case "data" -> blocks.add(ContentBlock.text(p.path("data").toString()));
+                case "file" -> {
+                    JsonNode f = p.path("file");
+                    String mime = f.path("mimeType").asText("");
+                    if (f.path("bytes").isTextual() && mime.startsWith("image/")) {
+                        blocks.add(new ContentBlock.Image(f.path("bytes").asText(), mime, null, null, null));
+                    } else if (f.path("bytes").isTextual() && mime.startsWith("text/")) {
+                        try {
+                            blocks.add(ContentBlock.text(new String(java.util.Base64.getDecoder().decode(f.path("bytes").asText()),
+                                    java.nio.charset.StandardCharsets.UTF_8)));
+                        } catch (IllegalArgumentException e) {
+                            throw A2aException.invalidParams("file.bytes is not base64");
+                        }
+                    } else {
+                        throw new A2aException(A2aException.CONTENT_TYPE_NOT_SUPPORTED,
+                                "file parts are accepted as inline images or text (bytes with an image/* or text/* mimeType)");
+                    }
+                }
+                default -> throw A2aException.invalidParams("unknown part kind \"" + p.path("kind").asText() + "\"");
+            }
+        }
+        return blocks;
+    }
+
+    // ---------------------------------------------------------------- tasks/*
+
+    A2aTask task(String id) throws A2aException {
+        return tasks.find(id).orElseThrow(() -> A2aException.taskNotFound(id));
+    }
+
+    A2aTask task(JsonNode params) throws A2aException {
+        return task(requireString(params, "id"));
+    }
+
+    ObjectNode get(JsonNode params) throws A2aException {
+        A2aTask task = task(params);
+        return task.snapshot(historyLength(params));
+    }
+
+    static Integer historyLength(JsonNode params) throws A2aException {
+        JsonNode h = params.path("historyLength");
+        if (h.isMissingNode() || h.isNull()) return null;
+        if (!h.canConvertToInt() || !h.isIntegralNumber() || h.asInt() < 0) {
+            throw A2aException.invalidParams("historyLength must be a non-negative integer");
+        }
+        return h.asInt();
+    }
+
+    ObjectNode cancel(JsonNode params) throws A2aException {
+        A2aTask task = task(params);
+        if (!cancel(task)) {
+            throw new A2aException(A2aException.TASK_NOT_CANCELABLE, "Task cannot be canceled: it is already " + task.state());
+        }
+        return task.snapshot(null);
+    }
+
+    /** Cancels a task that has not ended: its status first, then its question and its turn. False if it had ended. */
+    private boolean cancel(A2aTask task) {
+        synchronized (task) {
+            if (task.isTerminal()) return false;
+            task.status("canceled", null);
+        }
+        PendingQuestion q = task.question();
+        if (q != null) q.answer().cancel(false);
+        Session.Turn turn = running.get(task.id());
+        if (turn != null) turn.cancellation().cancel();
+        return true;
+    }
+
+    // ---------------------------------------------------------------- push notification configs
+
+    ObjectNode setPushConfig(JsonNode params) throws A2aException {
+        A2aTask task = task(requireString(params, "taskId"));
+        JsonNode config = requireObject(params, "pushNotificationConfig");
+        String url = requireString(config, "url");
+        Optional<String> refused = push.refusal(url);
+        if (refused.isPresent()) throw A2aException.invalidParams("pushNotificationConfig.url is refused: " + refused.get());
+        String id = optionalString(config, "id");
+        ObjectNode stored = PushNotifier.normalize(config, id != null ? id : task.id());
+        task.putPushConfig(stored.path("id").asText(), stored);
+        return pushConfig(task, stored);
+    }
+
+    ObjectNode getPushConfig(JsonNode params) throws A2aException {
+        A2aTask task = task(params);
+        String configId = optionalString(params, "pushNotificationConfigId");
+        Map<String, ObjectNode> configs = task.pushConfigs();
+        ObjectNode c = configId != null ? configs.get(configId) : configs.values().stream().findFirst().orElse(null);
+        if (c == null) throw A2aException.invalidParams("task " + task.id() + " has no push notification config"
+                + (configId != null ? " \"" + configId + "\"" : ""));
+        return pushConfig(task, c);
+    }
+
+    ArrayNode listPushConfigs(JsonNode params) throws A2aException {
+        A2aTask task = task(params);
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        for (ObjectNode c : task.pushConfigs().values()) list.add(pushConfig(task, c));
+        return list;
+    }
+
+    void deletePushConfig(JsonNode params) throws A2aException {
+        A2aTask task = task(params);
+        String configId = requireString(params, "pushNotificationConfigId");
+        if (!task.removePushConfig(configId)) {
+            throw A2aException.invalidParams("task " + task.id() + " has no push notification config \"" + configId + "\"");
+        }
+    }
+
+    private static ObjectNode pushConfig(A2aTask task, ObjectNode config) {
+        ObjectNode r = Json.object().put("taskId", task.id());
+        r.set("pushNotificationConfig", config.deepCopy());
+        return r;
+    }
+
+    // ---------------------------------------------------------------- shutdown
+
+    /** See {@link A2aContexts#closeIdle}. */
+    int closeIdle(Duration idle) { return contexts.closeIdle(idle); }
+
+    /** Cancels every running task, waits up to {@code grace} for their turns to record it, closes the sessions. */
+    void shutdown(Duration grace) {
+        tasks.all().forEach(this::cancel);
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (!running.isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        contexts.closeAll();
+        push.close();
+    }
+
+    // ---------------------------------------------------------------- params
+
+    private static JsonNode requireObject(JsonNode params, String name) throws A2aException {
+        JsonNode v = params.path(name);
+        if (!v.isObject()) throw A2aException.invalidParams("\"" + name + "\" must be an object");
+        return v;
+    }
+
+    private static String requireString(JsonNode params, String name) throws A2aException {
+        JsonNode v = params.path(name);
+        if (!v.isTextual() || v.asText().isEmpty()) throw A2aException.invalidParams("\"" + name + "\" must be a non-empty string");
+        return v.asText();
+    }
+
+    private static String optionalString(JsonNode params, String name) throws A2aException {
+        JsonNode v = params.path(name);
+        if (v.isMissingNode() || v.isNull()) return null;
+        if (!v.isTextual() || v.asText().isEmpty()) throw A2aException.invalidParams("\"" + name + "\" must be a non-empty string");
+        return v.asText();
+    }
+}

@@ -1,0 +1,133 @@
+package cn.agentao.agent.door.a2a;
+
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * One A2A task: its status, history and the streamed answer artifact, and the streams listening to it. Every
+ * change is published to the subscribers as the event A2A streams ({@code status-update}, {@code artifact-update})
+ * under the task's lock, so each subscriber sees the changes in order and none is lost between a snapshot and
+ * its subscription.
+ */
+public final class A2aTask {
+    static final Set<String> TERMINAL = Set.of("completed", "canceled", "failed", "rejected");
+    static final Set<String> INTERRUPTED = Set.of("input-required", "auth-required");
+
+    private final String id;
+    private final String contextId;
+    private final List<ObjectNode> history = new ArrayList<>();
+    private final Map<String, ObjectNode> pushConfigs = new LinkedHashMap<>();
+    private final List<Consumer<ObjectNode>> subscribers = new CopyOnWriteArrayList<>();
+    private final Consumer<A2aTask> onStateChange;
+    private ObjectNode status;
+    private final StringBuilder answer = new StringBuilder();
+    private boolean answerStarted;
+    private volatile PendingQuestion question;
+
+    A2aTask(String id, String contextId, ObjectNode firstMessage, Consumer<A2aTask> onStateChange) {
+        this.id = id;
+        this.contextId = contextId;
+        this.onStateChange = onStateChange;
+        this.status = A2aMessages.status("submitted", null);
+        if (firstMessage != null) history.add(firstMessage);
+    }
+
+    public String id() { return id; }
+    public String contextId() { return contextId; }
+    public synchronized String state() { return status.path("state").asText(); }
+    synchronized boolean isTerminal() { return TERMINAL.contains(state()); }
+
+    /** The task as A2A returns it; {@code historyLength} null keeps the whole history, 0 none. */
+    synchronized ObjectNode snapshot(Integer historyLength) {
+        ObjectNode t = Json.object().put("kind", "task").put("id", id).put("contextId", contextId);
+        t.set("status", status.deepCopy());
+        if (historyLength == null || historyLength > 0) {
+            ArrayNode h = t.putArray("history");
+            int from = historyLength == null ? 0 : Math.max(0, history.size() - historyLength);
+            for (ObjectNode m : history.subList(from, history.size())) h.add(m.deepCopy());
+        }
+        if (!answer.isEmpty()) {
+            ArrayNode artifacts = t.putArray("artifacts");
+            artifact(artifacts.addObject(), answer.toString());
+        }
+        return t;
+    }
+
+    private void artifact(ObjectNode a, String text) {
+        a.put("artifactId", id + "-answer").put("name", "answer");
+        a.putArray("parts").addObject().put("kind", "text").put("text", text);
+    }
+
+    /** Registers a listener after handing it the current snapshot, atomically. Returns false for a terminal task. */
+    synchronized boolean subscribe(Consumer<ObjectNode> listener, boolean sendSnapshot) {
+        if (sendSnapshot) listener.accept(snapshot(null));
+        if (isTerminal()) return false;
+        subscribers.add(listener);
+        return true;
+    }
+
+    void unsubscribe(Consumer<ObjectNode> listener) { subscribers.remove(listener); }
+
+    synchronized void addHistory(ObjectNode message) { history.add(message); }
+
+    /** A new status; final for terminal and interrupted states. Ignored once the task is terminal. */
+    void status(String state, ObjectNode message) {
+        synchronized (this) {
+            if (isTerminal()) return;
+            if (TERMINAL.contains(state)) closeAnswer();
+            status = A2aMessages.status(state, message);
+            if (message != null) history.add(message);
+            boolean fin = TERMINAL.contains(state) || INTERRUPTED.contains(state);
+            ObjectNode e = Json.object().put("kind", "status-update").put("taskId", id).put("contextId", contextId);
+            e.set("status", status.deepCopy());
+            e.put("final", fin);
+            publish(e);
+        }
+        onStateChange.accept(this);
+    }
+
+    /** Appends streamed answer text (the first chunk opens the artifact, later ones append to it). */
+    synchronized void answerChunk(String text) {
+        if (isTerminal() || text.isEmpty()) return;
+        boolean append = answerStarted;
+        answerStarted = true;
+        answer.append(text);
+        ObjectNode e = Json.object().put("kind", "artifact-update").put("taskId", id).put("contextId", contextId);
+        artifact(e.putObject("artifact"), text);
+        e.put("append", append).put("lastChunk", false);
+        publish(e);
+    }
+
+    /** Marks the answer complete with an empty last chunk, so streaming clients know it is whole. */
+    private void closeAnswer() {
+        if (!answerStarted) return;
+        answerStarted = false;
+        ObjectNode e = Json.object().put("kind", "artifact-update").put("taskId", id).put("contextId", contextId);
+        artifact(e.putObject("artifact"), "");
+        e.put("append", true).put("lastChunk", true);
+        publish(e);
+    }
+
+    synchronized String answerText() { return answer.toString(); }
+
+    private void publish(ObjectNode event) {
+        for (Consumer<ObjectNode> s : subscribers) s.accept(event);
+        if (event.path("final").asBoolean(false)) subscribers.clear();
+    }
+
+    PendingQuestion question() { return question; }
+    void question(PendingQuestion q) { this.question = q; }
+
+    synchronized Map<String, ObjectNode> pushConfigs() { return new LinkedHashMap<>(pushConfigs); }
+    synchronized void putPushConfig(String configId, ObjectNode config) { pushConfigs.put(configId, config); }
+    synchronized boolean removePushConfig(String configId) { return pushConfigs.remove(configId) != null; }
+}

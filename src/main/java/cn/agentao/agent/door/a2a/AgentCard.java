@@ -1,0 +1,56 @@
+package cn.agentao.agent.door.a2a;
+
+import cn.agentao.agent.core.SlashCommands;
+import cn.agentao.agent.core.content.AvailableCommand;
+import cn.agentao.agent.tools.Tool;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** The A2A 0.3 agent card: who the agent is, where its JSON-RPC endpoint is, what it can do, how to authenticate. */
+final class AgentCard {
+    static final String PROTOCOL_VERSION = "0.3.0";
+    static final String BEARER_SCHEME = "bearer";
+
+    private AgentCard() {}
+
+    static ObjectNode build(String endpointUrl, String version, boolean tokenRequired, List<Tool> tools, Path cwd, Path configDir) {
+        ObjectNode card = Json.object();
+        card.put("protocolVersion", PROTOCOL_VERSION).put("name", "agent")
+                .put("description", "A coding agent working in " + cwd.getFileName() + ": it reads, searches and edits the "
+                        + "project's files and runs commands in a sandbox, asking before anything its mode does not allow.")
+                .put("url", endpointUrl).put("preferredTransport", "JSONRPC").put("version", version);
+        card.putArray("additionalInterfaces").addObject().put("url", endpointUrl).put("transport", "JSONRPC");
+        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true).put("stateTransitionHistory", false);
+        card.putArray("defaultInputModes").add("text/plain").add("application/json").add("image/*");
+        card.putArray("defaultOutputModes").add("text/plain");
+        ArrayNode skills = card.putArray("skills");
+        ObjectNode code = skills.addObject().put("id", "coding").put("name", "Coding")
+                .put("description", "Works on the code base: " + String.join("; ", tools.stream().map(t -> t.name() + ": " + firstSentence(t.description())).toList()));
+        ArrayNode tags = code.putArray("tags").add("coding");
+        tools.forEach(t -> tags.add(t.name()));
+        code.putArray("examples").add("Find where the configuration is read and explain it").add("Fix the failing test in src/");
+        ObjectNode commands = skills.addObject().put("id", "commands").put("name", "Commands");
+        List<AvailableCommand> all = SlashCommands.advertised(SlashCommands.userCommands(cwd, configDir));
+        commands.put("description", "Slash commands sent as the message text: "
+                + String.join("; ", all.stream().map(c -> "/" + c.name() + ": " + c.description()).toList()));
+        commands.putArray("tags").add("commands");
+        commands.putArray("examples").add("/help");
+        if (tokenRequired) {
+            card.putObject("securitySchemes").putObject(BEARER_SCHEME).put("type", "http").put("scheme", "bearer")
+                    .put("description", "Authorization: Bearer <token>; the token is the value of the server's --token-env variable");
+            card.putArray("security").addObject().putArray(BEARER_SCHEME);
+        }
+        return card;
+    }
+
+    private static String firstSentence(String text) {
+        if (text == null) return "";
+        int dot = text.indexOf(". ");
+        String s = dot > 0 ? text.substring(0, dot) : text;
+        return s.length() > 160 ? s.substring(0, 159) + "…" : s;
+    }
+}

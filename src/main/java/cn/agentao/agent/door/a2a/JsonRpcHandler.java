@@ -1,0 +1,170 @@
+package cn.agentao.agent.door.a2a;
+
+import cn.agentao.agent.jsonrpc.ErrorCodes;
+
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The JSON-RPC binding of A2A 0.3 over one HTTP exchange: a single JSON response, or for {@code message/stream}
+ * and {@code tasks/resubscribe} a Server-Sent Events stream of JSON-RPC responses (the task first, then its
+ * status and artifact updates, ending with the update marked {@code final}). Errors are A2A's, never a trace.
+ */
+final class JsonRpcHandler {
+    private static final Logger log = LoggerFactory.getLogger(JsonRpcHandler.class);
+    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+    /** A comment line this often keeps proxies from closing a quiet stream and notices a caller that left. */
+    private static final long KEEPALIVE_SECONDS = 15;
+
+    private final A2aService service;
+
+    JsonRpcHandler(A2aService service) { this.service = service; }
+
+    void handle(HttpExchange exchange) throws IOException {
+        byte[] body = readBody(exchange.getRequestBody());
+        if (body == null) {
+            A2aServer.plain(exchange, 413, "request larger than " + MAX_BODY_BYTES + " bytes");
+            return;
+        }
+        JsonNode request;
+        try {
+            request = Json.MAPPER.readTree(body);
+        } catch (JacksonException e) {
+            respond(exchange, error(NullNode.instance, ErrorCodes.PARSE_ERROR, "Invalid JSON payload"));
+            return;
+        }
+        JsonNode id = request != null && request.has("id") ? request.get("id") : NullNode.instance;
+        if (request == null || !request.isObject() || !"2.0".equals(request.path("jsonrpc").asText())
+                || !request.path("method").isTextual() || !(id.isTextual() || id.isNumber() || id.isNull())) {
+            respond(exchange, error(id.isContainerNode() ? NullNode.instance : id, ErrorCodes.INVALID_REQUEST,
+                    "Request payload validation error: a JSON-RPC 2.0 request object is expected"));
+            return;
+        }
+        String method = request.path("method").asText();
+        JsonNode params = request.path("params");
+        try {
+            if (!params.isObject()) throw A2aException.invalidParams("params must be an object");
+            switch (method) {
+                case "message/send" -> {
+                    A2aService.Started s = service.send(params);
+                    boolean blocking = params.path("configuration").path("blocking").asBoolean(true);
+                    if (blocking) awaitPause(s);
+                    else s.start().run();
+                    respond(exchange, result(id, s.task().snapshot(A2aService.historyLength(params.path("configuration")))));
+                }
+                case "message/stream" -> {
+                    A2aService.Started s = service.send(params);
+                    stream(exchange, id, s.task(), s.start());
+                }
+                case "tasks/resubscribe" -> stream(exchange, id, service.task(params), null);
+                case "tasks/get" -> respond(exchange, result(id, service.get(params)));
+                case "tasks/cancel" -> respond(exchange, result(id, service.cancel(params)));
+                case "tasks/pushNotificationConfig/set" -> respond(exchange, result(id, service.setPushConfig(params)));
+                case "tasks/pushNotificationConfig/get" -> respond(exchange, result(id, service.getPushConfig(params)));
+                case "tasks/pushNotificationConfig/list" -> respond(exchange, result(id, service.listPushConfigs(params)));
+                case "tasks/pushNotificationConfig/delete" -> {
+                    service.deletePushConfig(params);
+                    respond(exchange, result(id, NullNode.instance));
+                }
+                case "agent/getAuthenticatedExtendedCard" -> throw new A2aException(-32007,
+                        "Authenticated Extended Card is not configured");
+                default -> throw new A2aException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method);
+            }
+        } catch (A2aException e) {
+            respond(exchange, error(id, e.code(), e.getMessage()));
+        } catch (RuntimeException e) {
+            log.error("{} failed", method, e);
+            respond(exchange, error(id, ErrorCodes.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName()));
+        }
+    }
+
+    /** Starts the task and waits until it ends or pauses for input (a blocking message/send). */
+    private static void awaitPause(A2aService.Started s) {
+        CountDownLatch paused = new CountDownLatch(1);
+        Consumer<ObjectNode> listener = e -> { if (e.path("final").asBoolean(false)) paused.countDown(); };
+        if (!s.task().subscribe(listener, false)) return;
+        s.start().run();
+        try {
+            paused.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            s.task().unsubscribe(listener);
+        }
+    }
+
+    /** The task, then its events until the final one, as SSE; {@code start} runs once the stream listens. */
+    private static void stream(HttpExchange exchange, JsonNode id, A2aTask task, Runnable start) throws IOException {
+        BlockingQueue<ObjectNode> queue = new LinkedBlockingQueue<>();
+        Consumer<ObjectNode> listener = queue::add;
+        boolean live = task.subscribe(listener, true);
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        try {
+            if (start != null) start.run();
+            while (true) {
+                ObjectNode event = queue.poll(KEEPALIVE_SECONDS, TimeUnit.SECONDS);
+                if (event == null) {
+                    out.write(": keep-alive\n\n".getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    continue;
+                }
+                out.write(("data: " + result(id, event) + "\n\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                boolean last = event.path("final").asBoolean(false)
+                        || ("task".equals(event.path("kind").asText()) && (!live || A2aTask.TERMINAL.contains(event.path("status").path("state").asText())));
+                if (last) break;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            log.debug("stream of task {} ended: the caller left", task.id());
+        } finally {
+            task.unsubscribe(listener);
+        }
+    }
+
+    private static byte[] readBody(InputStream in) throws IOException {
+        byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
+        return body.length > MAX_BODY_BYTES ? null : body;
+    }
+
+    private static void respond(HttpExchange exchange, ObjectNode response) throws IOException {
+        byte[] body = response.toString().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, body.length);
+        exchange.getResponseBody().write(body);
+    }
+
+    private static ObjectNode result(JsonNode id, JsonNode result) {
+        ObjectNode r = Json.object().put("jsonrpc", "2.0");
+        r.set("id", id);
+        r.set("result", result);
+        return r;
+    }
+
+    private static ObjectNode error(JsonNode id, int code, String message) {
+        ObjectNode r = Json.object().put("jsonrpc", "2.0");
+        r.set("id", id);
+        r.putObject("error").put("code", code).put("message", message);
+        return r;
+    }
+}

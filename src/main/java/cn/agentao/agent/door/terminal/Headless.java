@@ -1,0 +1,177 @@
+package cn.agentao.agent.door.terminal;
+
+import cn.agentao.agent.core.CoreException;
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.host.ApprovalOption;
+import cn.agentao.agent.core.content.TurnResult;
+import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code agent -p PROMPT}: one prompt, no one at the keyboard. Anything that would ask is denied (and the denial
+ * is reported); the answer goes to stdout in the chosen {@link OutputFormat}; problems are one plain line on
+ * stderr. Returns an {@link ExitCodes exit code}.
+ */
+public final class Headless implements LocalSession.View {
+    /** What the command line asked for. */
+    public record Request(String prompt, OutputFormat format, String mode, String model, String resume, Path cwd) {}
+
+    /** One line: what to set (the long explanation is in --help and README). */
+    public static final String NO_PROVIDER = "no model provider is configured: set OPENAI_API_KEY (or LLM_PROVIDER=NAME "
+            + "with NAME_API_KEY, NAME_BASE_URL, NAME_MODEL) in the environment or ~/.config/agent/.env, or run `agent login`.";
+
+    private final OutputFormat format;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final StringBuilder text = new StringBuilder();
+    private final ArrayNode denied = Json.MAPPER.createArrayNode();
+    private volatile String sessionId;
+    private volatile String failure;
+    /** A chunk that may be a model failure's reason, held until the turn's result tells (see {@link #event}). */
+    private String heldError;
+    private volatile AgentEvent.UsageChanged usage;
+
+    private Headless(OutputFormat format, PrintStream out, PrintStream err) {
+        this.format = format;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Runs {@code request}; {@code interrupted} is set by the caller's SIGINT handler through the returned hook. */
+    public static int run(SessionService sessions, Request request, PrintStream out, PrintStream err,
+                          java.util.function.Consumer<Runnable> onInterrupt) {
+        if (!sessions.configured(request.cwd())) {
+            err.println("agent: " + NO_PROVIDER);
+            return ExitCodes.FAILED;
+        }
+        Headless view = new Headless(request.format(), out, err);
+        LocalSession session;
+        try {
+            session = LocalSession.open(sessions, request.cwd(), request.resume(), false, view);
+        } catch (LocalSession.OpenException e) {
+            err.println("agent: " + e.getMessage());
+            return ExitCodes.FAILED;
+        }
+        try (session) {
+            try {
+                if (request.mode() != null) session.setMode(request.mode());
+                if (request.model() != null) session.setModel(request.model());
+            } catch (CoreException e) {
+                err.println("agent: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+            java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+            onInterrupt.accept(() -> {
+                interrupted.set(true);
+                session.cancel();
+            });
+            TurnResult result = session.prompt(List.of(ContentBlock.text(request.prompt())));
+            view.failure = result.error();
+            view.finish(result.stopReason());
+            if (interrupted.get() || result.stopReason() == StopReason.CANCELLED) return ExitCodes.INTERRUPTED;
+            return result.failed() ? ExitCodes.FAILED : ExitCodes.OK;
+        }
+    }
+
+    private void finish(StopReason reason) {
+        String held = heldError;
+        heldError = null;
+        boolean isTheFailure = held != null && failure != null && held.strip().equals("Error: " + failure.strip());
+        if (held != null && !isTheFailure) { // it was an answer after all
+            text.append(held);
+            if (format == OutputFormat.TEXT) out.print(held);
+        }
+        switch (format) {
+            case TEXT -> {
+                if (!text.isEmpty() && text.charAt(text.length() - 1) != '\n') out.println();
+                out.flush();
+            }
+            case JSON -> out.println(result(reason).toString());
+            case STREAM_JSON -> out.println(result(reason).toString());
+        }
+        if (failure != null) err.println("agent: " + failure);
+        out.flush();
+    }
+
+    private ObjectNode result(StopReason reason) {
+        ObjectNode r = Json.object();
+        if (format == OutputFormat.STREAM_JSON) r.put("type", "result");
+        r.put("sessionId", sessionId).put("stopReason", reason.wire()).put("text", text.toString());
+        AgentEvent.UsageChanged u = usage;
+        ObjectNode usageNode = r.putObject("usage");
+        if (u != null) usageNode.put("used", u.used()).put("size", u.size());
+        if (!denied.isEmpty()) r.set("denied", denied);
+        if (failure != null) r.put("error", failure);
+        return r;
+    }
+
+    @Override
+    public synchronized void event(AgentEvent event) {
+        if (event instanceof AgentEvent.UsageChanged u) usage = u;
+        String delta = event instanceof AgentEvent.MessageChunk c && c.content() instanceof ContentBlock.Text t ? t.text() : null;
+        if (format != OutputFormat.STREAM_JSON) {
+            if (heldError != null) { // more followed: the held text was part of the answer
+                String h = heldError;
+                heldError = null;
+                text.append(h);
+                if (format == OutputFormat.TEXT) out.print(h);
+            }
+            // a model failure streams its reason as one "Error: …" chunk and ends the turn: held until the result says
+            // whether it was the failure (then stderr says it, once) or text of the answer
+            if (delta != null && (delta.startsWith("Error: ") || delta.startsWith("\n\nError: "))) {
+                heldError = delta;
+                return;
+            }
+        }
+        if (delta != null) text.append(delta);
+        switch (format) {
+            case TEXT -> {
+                if (delta != null) {
+                    out.print(delta);
+                    out.flush();
+                } else if (event instanceof AgentEvent.Notice n) {
+                    err.println("agent: " + n.text());
+                }
+            }
+            case STREAM_JSON -> {
+                ObjectNode line = Json.object().put("sessionId", sessionId);
+                line.set("update", StreamJson.update(event));
+                out.println(line.toString());
+                out.flush();
+            }
+            case JSON -> { }
+        }
+    }
+
+    /** Nobody can answer: every question is answered "reject" and reported. */
+    @Override
+    public synchronized String choose(AgentEvent.ToolCallStarted call, List<ApprovalOption> options, Cancellation cancel) {
+        String title = call == null || call.title() == null ? "a decision" : call.title();
+        ObjectNode d = denied.addObject().put("toolCallId", call == null ? null : call.toolCallId()).put("title", title)
+                .put("reason", "needs approval, and no one can answer in -p mode");
+        switch (format) {
+            case TEXT -> err.println("agent: denied: " + title + " (it needs approval; allow it with --mode or a rule in config)");
+            case STREAM_JSON -> {
+                ObjectNode line = d.deepCopy().put("type", "permission_denied");
+                out.println(line.toString());
+                out.flush();
+            }
+            case JSON -> { }
+        }
+        return options.stream().filter(o -> o.kind() == ApprovalOption.Kind.REJECT_ONCE).map(ApprovalOption::optionId)
+                .findFirst().orElse(null);
+    }
+
+    @Override
+    public void opened(String id) { sessionId = id; }
+
+}

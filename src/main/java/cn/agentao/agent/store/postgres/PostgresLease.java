@@ -1,0 +1,174 @@
+package cn.agentao.agent.store.postgres;
+
+import cn.agentao.agent.core.record.RecordTypes;
+import cn.agentao.agent.core.repository.SessionLease;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.store.SessionWriter;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * A lease on a session in PostgreSQL: the session's advisory lock, held by a connection of the lease's own. Each
+ * append is one transaction on that connection (the record and the session's summary together). If the
+ * connection is lost the lock is gone with it: the lease is no longer held and appends fail with a clear error,
+ * until the next append finds the database back, retakes the lock and sees that nobody wrote meanwhile.
+ */
+final class PostgresLease implements SessionLease {
+    private final String sessionId;
+    private final Reconnect reconnect;
+    private Connection connection;
+    private final Clock clock;
+    private final String where;
+    private long lastSeq;
+    private boolean closed;
+    private boolean lost;
+
+    /** Opens a new connection holding the session's lock, or null if another holder has it. */
+    interface Reconnect {
+        Connection relock() throws SQLException;
+    }
+
+    PostgresLease(String sessionId, Connection connection, Reconnect reconnect, Clock clock, long lastSeq, String where)
+            throws SQLException {
+        this.sessionId = sessionId;
+        this.connection = connection;
+        this.reconnect = reconnect;
+        this.clock = clock;
+        this.lastSeq = lastSeq;
+        this.where = where;
+        connection.setAutoCommit(false);
+    }
+
+    @Override
+    public String sessionId() {
+        return sessionId;
+    }
+
+    @Override
+    public synchronized long lastSeq() {
+        return lastSeq;
+    }
+
+    @Override
+    public synchronized long append(String type, ObjectNode payload) {
+        if (closed) throw new IllegalStateException("session " + sessionId + " was closed for writing");
+        if (lost) regain();
+        long seq = lastSeq + 1;
+        Instant ts = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        ObjectNode record = SessionWriter.record(seq, ts, type, payload);
+        String body;
+        try {
+            body = Json.MAPPER.writeValueAsString(record);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write a " + type + " record as JSON: " + e.getMessage(), e);
+        }
+        try {
+            try (PreparedStatement ps = connection.prepareStatement("insert into agent_records (session_id, seq, body) values (?, ?, ?)")) {
+                ps.setString(1, sessionId);
+                ps.setLong(2, seq);
+                ps.setString(3, body);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = connection.prepareStatement("update agent_sessions set last_seq = ?, records = records + 1,"
+                    + " updated_at = ?, title = coalesce(?, title) where id = ?")) {
+                ps.setLong(1, seq);
+                ps.setTimestamp(2, Timestamp.from(ts));
+                ps.setString(3, RecordTypes.isTitle(record) ? RecordTypes.titleText(record) : null);
+                ps.setString(4, sessionId);
+                ps.executeUpdate();
+            }
+            connection.commit();
+        } catch (SQLException e) {
+            try {
+                connection.rollback();
+            } catch (SQLException ignored) {
+                // the connection is broken: checked below
+            }
+            if (!alive()) lost = true;
+            throw new SessionStoreException("could not append to session " + sessionId + " in the session store "
+                    + where + ": " + e.getMessage() + (lost ? " (the connection was lost; reopen the session)" : ""), e);
+        }
+        lastSeq = seq;
+        return seq;
+    }
+
+    /**
+     * After the connection was lost (the database restarted): takes the session's lock again on a new connection,
+     * but only if no other holder has appended meanwhile, so the records keep one unbroken order.
+     */
+    private void regain() {
+        Connection fresh = null;
+        try {
+            fresh = reconnect.relock();
+            if (fresh == null) throw new SessionStoreException("the lease on session " + sessionId + " ended when its"
+                    + " connection to " + where + " was lost, and another agent holds it now; reopen the session");
+            try (PreparedStatement ps = fresh.prepareStatement("select last_seq from agent_sessions where id = ?")) {
+                ps.setString(1, sessionId);
+                try (var rs = ps.executeQuery()) {
+                    if (!rs.next() || rs.getLong(1) != lastSeq) {
+                        throw new SessionStoreException("session " + sessionId + " was changed or deleted elsewhere"
+                                + " while the connection to " + where + " was lost; reopen the session");
+                    }
+                }
+            }
+            fresh.setAutoCommit(false);
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+            connection = fresh;
+            lost = false;
+        } catch (SQLException | RuntimeException e) {
+            if (fresh != null) {
+                try {
+                    fresh.close();
+                } catch (SQLException ignored) {
+                    // gone either way
+                }
+            }
+            if (e instanceof SessionStoreException s) throw s;
+            throw new SessionStoreException("could not append to session " + sessionId + ": the connection to " + where
+                    + " was lost and cannot be made again: " + e.getMessage(), e);
+        }
+    }
+
+    private boolean alive() {
+        try {
+            return connection.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public synchronized boolean held() {
+        return !closed && !lost;
+    }
+
+    /** Ends the lease: releases its advisory lock and closes its connection. Appends were committed one by one. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        try (Connection c = connection) {
+            c.rollback();
+            // released here, not left to the server's asynchronous end of the connection, so that the session can
+            // be leased again at once
+            try (PreparedStatement ps = c.prepareStatement("select pg_advisory_unlock_all()")) {
+                ps.execute();
+            }
+        } catch (SQLException e) {
+            // the lock ends with the connection whatever the driver says
+        }
+    }
+}

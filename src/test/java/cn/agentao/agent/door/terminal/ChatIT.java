@@ -1,0 +1,343 @@
+package cn.agentao.agent.door.terminal;
+
+import cn.agentao.agent.testing.AgentRun;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.Script;
+import cn.agentao.agent.testing.TmuxTerminal;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The interactive chat in a real terminal: {@code bin/agent} in a tmux pane, typed into with send-keys, read with
+ * capture-pane, answered by the scripted model. Every wait polls the screen; nothing measures time.
+ */
+class ChatIT {
+    static final String PROMPT = "› ";
+
+    @TempDir
+    Path dir;
+    Path ws;
+    FakeModelServer model;
+    Map<String, String> env;
+    TmuxTerminal term;
+
+    @BeforeEach
+    void start() throws Exception {
+        assumeTrue(TmuxTerminal.available(), "tmux is installed by scripts/install-test-tools.sh");
+        model = FakeModelServer.start().whenEmptyFail();
+        ws = Files.createDirectories(dir.resolve("ws"));
+        env = new HashMap<>(model.openAiEnvironment());
+        env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
+        env.put("XDG_STATE_HOME", dir.resolve("state").toString());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        try {
+            if (term != null) {
+                String screen = term.screen();
+                assertFalse(screen.contains("WARNING") || screen.contains("[INFO]") || screen.contains("[WARN]")
+                        || screen.contains("Exception") || screen.contains("\tat "), "nothing but the interface on the screen:\n" + screen);
+                assertFalse(screen.contains(FakeModelServer.API_KEY), "no key on the screen");
+            }
+        } finally {
+            if (term != null) term.close();
+            if (model != null) model.close();
+        }
+    }
+
+    private TmuxTerminal open(String... args) throws Exception {
+        term = TmuxTerminal.start(ws, env, 100, 50, args);
+        term.awaitText(PROMPT);
+        return term;
+    }
+
+    /** Types a prompt, sends it, and waits for the prompt to come back after {@code answerMark}. */
+    private void send(String text, String answerMark) throws Exception {
+        term.type(text);
+        term.press("Enter");
+        term.awaitText(answerMark);
+        term.await("the prompt after the answer", s -> s.substring(s.lastIndexOf(answerMark)).contains(PROMPT));
+    }
+
+    @Test
+    void aPromptWithAStatusLineThenTheStreamedAnswer() throws Exception {
+        model.enqueue(Script.reply().text("Hello ", "from ", "the model").usage(100, 20).finish("stop"));
+        open();
+        assertTrue(term.screen().contains("workspace-write"), "the status line names the mode");
+        send("hi there", "Hello from the model");
+        String screen = term.await("the status line with model and context", s -> s.contains("fake-model · workspace-write · context"));
+        assertTrue(screen.contains(PROMPT + "hi there"), screen);
+        assertEquals("hi there", model.requests().get(0).lastUserMessage());
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+    }
+
+    @Test
+    void markdownIsRenderedWithColourAndPlainWithoutIt() throws Exception {
+        String answer = "# Big title\n\nSome **strong** words and `code`.\n\n- first\n- second\n\n| key | value |\n|---|---|\n| a | 1 |\n| longer | 22 |\n\n```java\nint x = 1;\n```\nend.\n";
+        model.enqueue(Script.reply().reasoning("pondering deeply\n").text(answer).finish("stop"), Script.textReply(answer));
+        open();
+        send("render", "end.");
+        String plain = term.screen();
+        assertTrue(plain.contains("• first") && plain.contains("• second"), plain);
+        assertTrue(plain.contains("key    │ value") && plain.contains("longer │ 22"), "the table's columns line up:\n" + plain);
+        assertTrue(plain.contains("│ int x = 1;"), plain);
+        assertFalse(plain.contains("**strong**") || plain.contains("# Big title"), "the Markdown markers are rendered away:\n" + plain);
+        String styled = term.screenWithStyles();
+        assertTrue(styled.contains("\u001b[1m") && styled.contains("strong"), "bold is bold");
+        assertTrue(plain.contains("pondering deeply"), "the reasoning is shown");
+        assertTrue(styled.matches("(?s).*\u001b\\[(?:[0-9]+;)*2(?:;[0-9]+)*m[^\n]*pondering deeply.*"), "the reasoning is dimmed:\n" + styled);
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+
+        term.close();
+        env.put("NO_COLOR", "1");
+        open();
+        send("again", "end.");
+        String noColour = term.screenWithStyles();
+        String after = noColour.substring(noColour.indexOf("again"));
+        assertFalse(after.contains("\u001b["), "NO_COLOR: no escape codes at all:\n" + after);
+        assertTrue(after.contains("Some **strong** words"), "plain text is the Markdown as written:\n" + after);
+    }
+
+    @Test
+    void aDumbTerminalGetsPlainText() throws Exception {
+        model.enqueue(Script.textReply("Some **strong** words\n"));
+        env.put("TERM", "dumb");
+        open();
+        send("hi", "words");
+        String styled = term.screenWithStyles();
+        assertTrue(styled.contains("Some **strong** words"), styled);
+        assertFalse(styled.substring(styled.indexOf("Some")).contains("\u001b[1m"), styled);
+    }
+
+    @Test
+    void toolCallsAreOneLineEditsAreDiffsOutputIsTailedPlansAreChecklists() throws Exception {
+        Files.writeString(ws.resolve("app.txt"), "alpha\nbeta\ngamma\n");
+        model.enqueue(Script.reply()
+                        .toolCall("t1", "todo_write", "{\"todos\":[{\"content\":\"Rename beta\",\"status\":\"completed\"},{\"content\":\"Count\",\"status\":\"in_progress\"},{\"content\":\"Report\",\"status\":\"pending\"}]}")
+                        .finish("tool_calls"),
+                Script.reply().toolCall("t2", "edit", "{\"path\":\"app.txt\",\"old_string\":\"beta\",\"new_string\":\"BETA\"}").finish("tool_calls"),
+                Script.reply().toolCall("t3", "run_shell_command", "{\"command\":\"seq 1 30\"}").finish("tool_calls"),
+                Script.textReply("all done"));
+        open("--mode", "full-access");
+        send("go", "all done");
+        String s = term.screen();
+        assertTrue(s.contains("☑ Rename beta") && s.contains("◐ Count") && s.contains("☐ Report"), "the plan is a checklist:\n" + s);
+        assertTrue(s.contains("- beta") && s.contains("+ BETA"), "the edit is a diff:\n" + s);
+        assertTrue(s.contains("30") && s.contains("25 lines above"), "the command's output is tailed:\n" + s);
+        assertTrue(s.contains("✓"), "finished tool calls are marked:\n" + s);
+        assertEquals("alpha\nBETA\ngamma\n", Files.readString(ws.resolve("app.txt")));
+        String styled = term.screenWithStyles();
+        assertTrue(styled.contains("\u001b[32m+ BETA"), "additions are green");
+    }
+
+    @Test
+    void permissionQuestionsTakeOneKey() throws Exception {
+        String write = "{\"path\":\".env\",\"content\":\"X=1\"}";
+        model.enqueue(Script.reply().toolCall("w1", "write_file", write).finish("tool_calls"), Script.textReply("first over"),
+                Script.reply().toolCall("w2", "write_file", write).finish("tool_calls"), Script.textReply("second over"),
+                Script.reply().toolCall("w3", "write_file", write).finish("tool_calls"), Script.textReply("never sent"));
+        open();
+        term.type("write it");
+        term.press("Enter");
+        term.awaitText("[y]");
+        String q = term.screen();
+        assertTrue(q.contains("[n]") && q.contains("[Esc]"), q);
+        term.type("n");
+        term.awaitText("first over");
+        assertFalse(Files.exists(ws.resolve(".env")), "n rejected the write");
+
+        term.await("prompt", s -> s.substring(s.lastIndexOf("first over")).contains(PROMPT));
+        term.type("write it again");
+        term.press("Enter");
+        term.awaitCount("[y]", 2);
+        term.type("y");
+        term.awaitText("second over");
+        assertEquals("X=1", Files.readString(ws.resolve(".env")), "y allowed it once");
+        Files.delete(ws.resolve(".env"));
+
+        term.await("prompt", s -> s.substring(s.lastIndexOf("second over")).contains(PROMPT));
+        term.type("and once more");
+        term.press("Enter");
+        term.awaitCount("[y]", 3);
+        term.press("Escape");
+        term.awaitText("cancelled");
+        assertFalse(Files.exists(ws.resolve(".env")), "Esc rejected it");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("cancelled")).contains(PROMPT));
+        assertFalse(term.screen().contains("never sent"), "Esc cancelled the turn");
+    }
+
+    @Test
+    void ctrlCCancelsATurnThenTwiceOnAnEmptyPromptExits() throws Exception {
+        model.enqueue(Script.reply().text("thinking about it").hang());
+        open();
+        term.type("long task");
+        term.press("Enter");
+        term.awaitText("thinking about it");
+        term.press("C-c");
+        term.awaitText("cancelled");
+        term.await("the prompt back", s -> s.substring(s.lastIndexOf("cancelled")).contains(PROMPT));
+        term.press("C-c");
+        term.awaitText("Ctrl-C again");
+        term.press("C-c");
+        assertEquals(0, term.awaitExit());
+    }
+
+    @Test
+    void multiLineInputAltEnterBackslashAndPaste() throws Exception {
+        model.enqueue(Script.textReply("ANSWER-ONE"), Script.textReply("ANSWER-TWO"), Script.textReply("ANSWER-THREE"));
+        open();
+        term.type("line one");
+        term.press("M-Enter");
+        term.type("line two");
+        term.press("Enter");
+        term.awaitText("ANSWER-ONE"); // markers unlike anything typed: the wait ends on the answer, not on the echo
+        assertEquals("line one\nline two", model.awaitRequests(1, Duration.ofSeconds(30)).get(0).lastUserMessage());
+        term.await("prompt", s -> s.substring(s.lastIndexOf("ANSWER-ONE")).contains(PROMPT));
+
+        term.type("first\\");
+        term.press("Enter");
+        term.type("second");
+        term.press("Enter");
+        assertEquals("first\nsecond", model.awaitRequests(2, Duration.ofSeconds(30)).get(1).lastUserMessage());
+        term.awaitText("ANSWER-TWO");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("ANSWER-TWO")).contains(PROMPT));
+
+        term.paste("pasted a\npasted b\npasted c");
+        term.press("Enter");
+        assertEquals("pasted a\npasted b\npasted c", model.awaitRequests(3, Duration.ofSeconds(30)).get(2).lastUserMessage());
+    }
+
+    @Test
+    void historyIsKeptAcrossRuns() throws Exception {
+        model.enqueue(Script.textReply("noted"));
+        open();
+        send("a prompt worth remembering", "noted");
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+        term.close();
+        assertTrue(Files.readString(dir.resolve("state/agent/history")).contains("a prompt worth remembering"),
+                "kept in the XDG state directory");
+
+        open();
+        term.press("Up");
+        term.await("the previous prompt recalled", s -> s.lines().anyMatch(l -> l.startsWith(PROMPT + "a prompt worth remembering")));
+        term.press("C-u", "C-r");
+        term.type("worth");
+        term.awaitText("a prompt worth remembering");
+    }
+
+    @Test
+    void slashCommandsCompleteAndWork() throws Exception {
+        model.enqueue(Script.textReply("first answer"));
+        open();
+        term.type("/he");
+        term.press("Tab");
+        term.await("completed to /help", s -> s.contains(PROMPT + "/help"));
+        term.press("Enter");
+        term.awaitText("/compact");
+        term.awaitText("/sessions");
+
+        term.type("/mode read-only");
+        term.press("Enter");
+        term.await("the status line in read-only", s -> s.contains("· read-only"));
+
+        term.type("/model");
+        term.press("Enter");
+        term.awaitText("model (number or name");
+        assertTrue(term.screen().contains("1  openai/fake-model"), term.screen());
+        term.type("1");
+        term.press("Enter");
+        term.awaitText("Model switched to openai/fake-model"); // the `code` span rendered
+
+        send("hello", "first answer");
+        term.type("/sessions");
+        term.press("Enter");
+        term.awaitText("(this one)");
+        term.type("/new");
+        term.press("Enter");
+        term.awaitText("New conversation.");
+        term.type("/exit");
+        term.press("Enter");
+        assertEquals(0, term.awaitExit());
+        assertEquals(0, model.requests().stream().filter(r -> r.lastUserMessage().startsWith("/")).count(),
+                "commands are answered by the agent, not sent to the model");
+    }
+
+    @Test
+    void atMentionsCompleteAndAttachTheFile() throws Exception {
+        Files.writeString(ws.resolve("notes.txt"), "the secret ingredient is CARDAMOM\n");
+        Files.createDirectories(ws.resolve(".git"));
+        Files.writeString(ws.resolve(".gitignore"), "ignored.txt\n");
+        Files.writeString(ws.resolve("ignored.txt"), "x");
+        model.enqueue(Script.textReply("read it"));
+        open();
+        term.type("what is in @no");
+        term.press("Tab");
+        term.await("completed to @notes.txt", s -> s.contains("@notes.txt"));
+        term.type("?");
+        term.press("Enter");
+        term.awaitText("read it");
+        String sent = model.requests().get(0).messages().toString();
+        assertTrue(sent.contains("CARDAMOM"), "the file went to the model with the prompt");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("read it")).contains(PROMPT));
+        term.type("@ign");
+        term.press("Tab");
+        Thread.sleep(500); // give completion its chance to (wrongly) complete: the assertion below is about absence
+        assertFalse(term.screen().contains("@ignored.txt"), "git-ignored files are not offered");
+    }
+
+    @Test
+    void bangRunsACommandUnderTheRulesAndItsOutputJoinsTheConversation() throws Exception {
+        model.enqueue(Script.textReply("I see the output"));
+        open();
+        term.type("!echo MARKER-$((6*7))");
+        term.press("Enter");
+        term.awaitText("MARKER-42");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("MARKER-42")).contains(PROMPT));
+        send("what did it print?", "I see the output");
+        assertTrue(model.requests().get(0).messages().toString().contains("MARKER-42"), "the output is in the conversation");
+
+        term.type("!echo X > .env");
+        term.press("Enter");
+        term.awaitText("[y]"); // a write to .env asks, as the model's own command would
+        term.type("n");
+        term.awaitText("→ Reject");
+        assertFalse(Files.exists(ws.resolve(".env")));
+    }
+
+    @Test
+    void continueAndResumeShowTheConversation() throws Exception {
+        model.enqueue(Script.textReply("the first answer"));
+        AgentRun.Result first = AgentRun.run(ws, env, null, "-p", "a question from before", "--output-format", "json");
+        assertEquals(0, first.exit(), first.stderr());
+        String id = cn.agentao.agent.util.Json.MAPPER.readTree(first.stdout()).path("sessionId").asText();
+
+        open("--continue");
+        String s = term.screen();
+        assertTrue(s.contains("a question from before") && s.contains("the first answer"), "the history is shown:\n" + s);
+        model.enqueue(Script.textReply("continued"));
+        send("and now?", "continued");
+        assertTrue(model.requests().get(1).messages().toString().contains("a question from before"));
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+        term.close();
+
+        open("--resume", id.substring(0, 8));
+        term.awaitText("and now?");
+        term.awaitText("Resumed " + id);
+    }
+}

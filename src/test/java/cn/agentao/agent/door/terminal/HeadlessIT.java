@@ -1,0 +1,261 @@
+package cn.agentao.agent.door.terminal;
+
+import cn.agentao.agent.testing.AgentProcess;
+import cn.agentao.agent.testing.AgentRun;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.RecordedRequest;
+import cn.agentao.agent.testing.Script;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** {@code agent -p}: the real program, its output formats, exit codes, stdin, denials, and sessions shared with ACP. */
+class HeadlessIT {
+    @TempDir
+    Path dir;
+    Path ws;
+    FakeModelServer model;
+    Map<String, String> env;
+
+    @BeforeEach
+    void start() throws Exception {
+        model = FakeModelServer.start().whenEmptyFail();
+        ws = Files.createDirectories(dir.resolve("ws"));
+        env = new HashMap<>(model.openAiEnvironment());
+        env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
+        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
+    }
+
+    @AfterEach
+    void stop() {
+        model.close();
+    }
+
+    private AgentRun.Result run(String stdin, String... args) throws Exception {
+        AgentRun.Result r = AgentRun.run(ws, env, stdin, args);
+        assertFalse(r.stderr().contains("Exception") || r.stderr().contains("\tat "), "no stack trace: " + r.stderr());
+        assertFalse(r.stdout().contains(FakeModelServer.API_KEY) || r.stderr().contains(FakeModelServer.API_KEY), "the key is never printed");
+        return r;
+    }
+
+    private static JsonNode json(String line) {
+        try {
+            return Json.MAPPER.readTree(line);
+        } catch (Exception e) {
+            throw new AssertionError("not a JSON line: " + line, e);
+        }
+    }
+
+    @Test
+    void textPrintsOnlyTheAnswer() throws Exception {
+        model.enqueue(Script.reply().text("Hello", ", ", "world").finish("stop"));
+        AgentRun.Result r = run(null, "-p", "Say hello");
+        assertEquals(0, r.exit(), r.stderr());
+        assertEquals("Hello, world\n", r.stdout());
+        assertEquals("", r.stderr(), "nothing but the answer: no log lines, no JVM warnings");
+        assertEquals("Say hello", model.requests().get(0).lastUserMessage());
+    }
+
+    @Test
+    void printIsAgentaosSpelling() throws Exception {
+        model.enqueue(Script.textReply("fine"));
+        AgentRun.Result r = run(null, "--print", "How are you?");
+        assertEquals(0, r.exit(), r.stderr());
+        assertEquals("fine\n", r.stdout());
+    }
+
+    @Test
+    void jsonIsOneObjectAtTheEnd() throws Exception {
+        model.enqueue(Script.reply().text("forty", "-two").usage(10, 5).finish("stop"));
+        AgentRun.Result r = run(null, "-p", "The answer?", "--output-format", "json");
+        assertEquals(0, r.exit(), r.stderr());
+        assertEquals(1, r.stdoutLines().size(), r.stdout());
+        JsonNode o = json(r.stdout());
+        assertEquals("forty-two", o.path("text").asText());
+        assertEquals("end_turn", o.path("stopReason").asText());
+        assertFalse(o.path("sessionId").asText().isEmpty());
+        assertTrue(o.path("usage").path("used").asLong() > 0, o.toString());
+    }
+
+    @Test
+    void streamJsonIsTheSessionUpdatesThenTheResult() throws Exception {
+        model.enqueue(Script.reply().reasoning("thinking").text("one ", "two").finish("stop"));
+        AgentRun.Result r = run(null, "-p", "Count", "--output-format", "stream-json");
+        assertEquals(0, r.exit(), r.stderr());
+        List<JsonNode> lines = r.stdoutLines().stream().map(HeadlessIT::json).toList();
+        JsonNode last = lines.get(lines.size() - 1);
+        assertEquals("result", last.path("type").asText());
+        assertEquals("one two", last.path("text").asText());
+        String id = last.path("sessionId").asText();
+        StringBuilder answer = new StringBuilder();
+        boolean thought = false;
+        for (JsonNode l : lines.subList(0, lines.size() - 1)) {
+            assertEquals(id, l.path("sessionId").asText(), l.toString());
+            String kind = l.path("update").path("sessionUpdate").asText();
+            assertFalse(kind.isEmpty(), "each line is a session/update payload: " + l);
+            if (kind.equals("agent_message_chunk")) answer.append(l.path("update").path("content").path("text").asText());
+            if (kind.equals("agent_thought_chunk")) thought = true;
+        }
+        assertEquals("one two", answer.toString());
+        assertTrue(thought, "reasoning is streamed too");
+    }
+
+    @Test
+    void stdinIsThePromptOrAppendedToIt() throws Exception {
+        model.enqueue(Script.textReply("a"), Script.textReply("b"));
+        AgentRun.Result alone = run("what is in stdin", "--output-format", "text");
+        assertEquals(0, alone.exit(), alone.stderr());
+        assertEquals("what is in stdin", model.requests().get(0).lastUserMessage().strip());
+        AgentRun.Result both = run("line one\nline two\n", "-p", "Summarise this:");
+        assertEquals(0, both.exit(), both.stderr());
+        String sent = model.requests().get(1).lastUserMessage();
+        assertTrue(sent.startsWith("Summarise this:") && sent.contains("line one\nline two"), sent);
+    }
+
+    @Test
+    void whatWouldAskIsDeniedAndSaid() throws Exception {
+        model.enqueue(Script.reply().toolCall("c1", "write_file", "{\"path\":\".env\",\"content\":\"X=1\"}").finish("tool_calls"),
+                Script.textReply("could not write it"));
+        AgentRun.Result text = run(null, "-p", "write .env");
+        assertEquals(0, text.exit(), text.stderr());
+        assertFalse(Files.exists(ws.resolve(".env")), "the denied write did not happen");
+        assertTrue(text.stderr().contains("denied"), text.stderr());
+        assertEquals("could not write it\n", text.stdout());
+
+        model.enqueue(Script.reply().toolCall("c2", "write_file", "{\"path\":\".env\",\"content\":\"X=1\"}").finish("tool_calls"),
+                Script.textReply("no"));
+        AgentRun.Result json = run(null, "-p", "write .env", "--output-format", "json");
+        assertFalse(Files.exists(ws.resolve(".env")));
+        JsonNode denied = json(json.stdout()).path("denied");
+        assertEquals(1, denied.size(), json.stdout());
+        assertEquals("c2", denied.get(0).path("toolCallId").asText().replaceAll(".*?(c2).*", "$1"), denied.toString());
+    }
+
+    @Test
+    void fullAccessModeDoesNotAskForAnOrdinaryWrite() throws Exception {
+        model.enqueue(Script.reply().toolCall("c1", "write_file", "{\"path\":\"notes.txt\",\"content\":\"hi\"}").finish("tool_calls"),
+                Script.textReply("written"));
+        AgentRun.Result r = run(null, "-p", "write notes", "--mode", "full-access");
+        assertEquals(0, r.exit(), r.stderr());
+        assertEquals("hi", Files.readString(ws.resolve("notes.txt")));
+
+        model.enqueue(Script.reply().toolCall("c2", "write_file", "{\"path\":\"more.txt\",\"content\":\"hi\"}").finish("tool_calls"),
+                Script.textReply("refused"));
+        AgentRun.Result ro = run(null, "-p", "write more", "--mode", "read-only");
+        assertEquals(0, ro.exit(), ro.stderr());
+        assertFalse(Files.exists(ws.resolve("more.txt")), "read-only wrote nothing");
+    }
+
+    @Test
+    void aModelFailureIsOnePlainLineAndExitOne() throws Exception {
+        model.enqueue(Script.httpError(401, "{\"error\":{\"message\":\"bad key\"}}"));
+        AgentRun.Result r = run(null, "-p", "hello");
+        assertEquals(1, r.exit(), r.stderr());
+        assertEquals("", r.stdout());
+        assertEquals(1, r.stderr().strip().lines().count(), "one line: " + r.stderr());
+        assertTrue(r.stderr().startsWith("agent: "), r.stderr());
+    }
+
+    @Test
+    void noProviderNamesTheVariables() throws Exception {
+        env.remove("OPENAI_API_KEY");
+        env.remove("OPENAI_BASE_URL");
+        env.remove("OPENAI_MODEL");
+        env.remove("LLM_PROVIDER");
+        AgentRun.Result r = run(null, "-p", "hello");
+        assertEquals(1, r.exit(), r.stderr());
+        assertEquals(1, r.stderr().strip().lines().count(), "one line: " + r.stderr());
+        assertTrue(r.stderr().contains("OPENAI_API_KEY"), r.stderr());
+        assertEquals(0, model.requests().size());
+    }
+
+    @Test
+    void usageErrorsExitTwo() throws Exception {
+        assertEquals(2, run(null, "-p", "x", "--output-format", "xml").exit());
+        assertEquals(2, run(null, "-p", "x", "--mode", "yolo").exit());
+        assertEquals(2, run(null, "-p").exit());
+        AgentRun.Result none = run("", "--output-format", "json");
+        assertEquals(2, none.exit());
+        assertTrue(none.stderr().contains("-p PROMPT"), none.stderr());
+        assertEquals(0, model.requests().size(), "no usage error reached the model");
+    }
+
+    @Test
+    void anUnknownModelIsAUsageError() throws Exception {
+        AgentRun.Result r = run(null, "-p", "x", "--model", "nosuchprovider/m");
+        assertEquals(2, r.exit(), r.stderr());
+        assertTrue(r.stderr().contains("nosuchprovider"), r.stderr());
+    }
+
+    @Test
+    void interruptedExits130() throws Exception {
+        model.enqueue(Script.reply().text("start").hang());
+        AgentRun run = AgentRun.start(ws, env, null, "-p", "take long");
+        assertFalse(model.awaitRequests(1, Duration.ofSeconds(30)).isEmpty(), "the model was asked");
+        run.interrupt();
+        AgentRun.Result r = run.await(Duration.ofSeconds(30));
+        assertEquals(130, r.exit(), r.stderr());
+    }
+
+    @Test
+    void continueAndResumeCarryTheConversation() throws Exception {
+        model.enqueue(Script.textReply("first answer"));
+        String id = json(run(null, "-p", "remember PINEAPPLE", "--output-format", "json").stdout()).path("sessionId").asText();
+        model.enqueue(Script.textReply("second"));
+        AgentRun.Result c = run(null, "-c", "-p", "what fruit?", "--output-format", "json");
+        assertEquals(0, c.exit(), c.stderr());
+        assertEquals(id, json(c.stdout()).path("sessionId").asText(), "--continue took the latest session of the directory");
+        assertTrue(model.requests().get(1).messages().toString().contains("PINEAPPLE"), "the history went to the model");
+        model.enqueue(Script.textReply("third"));
+        AgentRun.Result r = run(null, "-r", id.substring(0, 8), "-p", "and again?", "--output-format", "json");
+        assertEquals(0, r.exit(), r.stderr());
+        assertEquals(id, json(r.stdout()).path("sessionId").asText());
+        assertTrue(model.requests().get(2).messages().toString().contains("second"));
+        AgentRun.Result bad = run(null, "-r", "no-such-session", "-p", "x");
+        assertEquals(1, bad.exit());
+        assertTrue(bad.stderr().startsWith("agent: "), bad.stderr());
+    }
+
+    @Test
+    void aHeadlessSessionLoadsInAnEditorAndBack() throws Exception {
+        model.enqueue(Script.textReply("made in the terminal"));
+        String id = json(run(null, "-p", "terminal question", "--output-format", "json").stdout()).path("sessionId").asText();
+
+        Map<String, String> acpEnv = new HashMap<>(env);
+        String editorAnswer;
+        try (AgentProcess editor = AgentProcess.start(acpEnv, "--acp")) {
+            editor.call("initialize", Json.object().put("protocolVersion", 1));
+            JsonNode list = editor.call("session/list", Json.object().put("cwd", ws.toString())).path("result").path("sessions");
+            assertTrue(list.toString().contains(id), "the editor lists the terminal's session: " + list);
+            ObjectNode load = Json.object().put("sessionId", id).put("cwd", ws.toString());
+            load.putArray("mcpServers");
+            JsonNode loaded = editor.call("session/load", load);
+            assertTrue(loaded.has("result"), loaded.toString());
+            String replay = editor.stdoutLines().toString();
+            assertTrue(replay.contains("terminal question") && replay.contains("made in the terminal"), "replayed: " + replay);
+            model.enqueue(Script.textReply("made in the editor"));
+            ObjectNode p = Json.object().put("sessionId", id);
+            p.putArray("prompt").addObject().put("type", "text").put("text", "editor question");
+            assertEquals("end_turn", editor.call("session/prompt", p, Duration.ofSeconds(30)).path("result").path("stopReason").asText());
+            editorAnswer = "made in the editor";
+        }
+        model.enqueue(Script.textReply("back in the terminal"));
+        AgentRun.Result r = run(null, "-r", id, "-p", "terminal again");
+        assertEquals(0, r.exit(), r.stderr());
+        String history = model.requests().get(model.requests().size() - 1).messages().toString();
+        assertTrue(history.contains("editor question") && history.contains(editorAnswer), history);
+    }
+}
