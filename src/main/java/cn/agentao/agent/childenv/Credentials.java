@@ -1,6 +1,5 @@
 package cn.agentao.agent.childenv;
 
-import cn.agentao.agent.connect.smcp.SmcpConfig;
 import cn.agentao.agent.model.ConfigEnvironment;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
@@ -62,15 +61,16 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
      * {@code config.json}'s {@code passEnv} (never a project file's).
      */
     public static Credentials load(Map<String, String> environment, ConfigLocations locations, ModelCatalog catalog) {
+        UserConfigFile user = UserConfigFile.read(locations.userConfigJson());
         Set<String> keyVariables = new LinkedHashSet<>(catalog.keyVariables());
-        SmcpConfig.tokenVariable(locations.userConfigJson()).ifPresent(keyVariables::add); // the SMCP office's token
+        keyVariables.addAll(user.tokenVariables()); // the tokens of the SMCP office, the Agora server, remote A2A agents
         Set<String> values = new LinkedHashSet<>(catalog.keys());
         for (ConfigEnvironment.Layer layer : ConfigEnvironment.load(environment, locations).layers()) {
             layer.values().forEach((name, value) -> {
                 if (CredentialNames.isCredential(name) || keyVariables.contains(name)) values.add(value);
             });
         }
-        return of(environment, keyVariables, values, UserConfigFile.read(locations.userConfigJson()).passEnv());
+        return of(environment, keyVariables, values, user.passEnv());
     }
 
     /** Whether the variable {@code name=value} must be kept from a child: a credential name or a secret value. */

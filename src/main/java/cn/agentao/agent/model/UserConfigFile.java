@@ -17,16 +17,17 @@ import java.util.Map;
  * and the usable rest of the file is kept.
  */
 public record UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems, List<String> passEnv,
-                             Map<String, ModelPrice> prices) {
+                             Map<String, ModelPrice> prices, List<String> tokenVariables) {
     private static final java.util.regex.Pattern VARIABLE_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     public UserConfigFile {
         passEnv = List.copyOf(passEnv);
         prices = Map.copyOf(prices);
+        tokenVariables = List.copyOf(tokenVariables);
     }
 
     public UserConfigFile(List<ProviderEntry> providers, String defaultValue, List<String> problems) {
-        this(providers, defaultValue, problems, List.of(), Map.of());
+        this(providers, defaultValue, problems, List.of(), Map.of(), List.of());
     }
 
     /** One {@code providers} entry as written; {@code apiKey} is the literal key, if the file holds one. */
@@ -84,7 +85,23 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
         String defaultValue = text(root.get("default"));
         List<String> passEnv = passEnv(root.get("passEnv"), fileName, problems);
         Map<String, ModelPrice> prices = prices(root.get("prices"), fileName, problems);
-        return new UserConfigFile(List.copyOf(providers), defaultValue, List.copyOf(problems), passEnv, prices);
+        return new UserConfigFile(List.copyOf(providers), defaultValue, List.copyOf(problems), passEnv, prices, tokenVariables(root));
+    }
+
+    /**
+     * The variables the connectors' entries name for their tokens ({@code smcp.tokenEnv}, {@code agora.tokenEnv},
+     * {@code a2aAgents.NAME.tokenEnv}): credentials whatever their names, kept from every child process. Each
+     * connector checks its own entry and reports its problems; here only well-formed names are taken.
+     */
+    private static List<String> tokenVariables(JsonNode root) {
+        List<JsonNode> entries = new ArrayList<>(List.of(root.path("smcp"), root.path("agora")));
+        root.path("a2aAgents").forEach(entries::add);
+        List<String> names = new ArrayList<>();
+        for (JsonNode entry : entries) {
+            JsonNode v = entry.path("tokenEnv");
+            if (v.isTextual() && VARIABLE_NAME.matcher(v.asText().strip()).matches()) names.add(v.asText().strip());
+        }
+        return names;
     }
 
     /**

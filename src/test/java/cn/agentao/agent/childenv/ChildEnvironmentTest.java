@@ -212,6 +212,29 @@ class ChildEnvironmentTest {
     }
 
     @Test
+    void theTokensTheConnectorsNameInTheUserConfigAreKeptFromChildrenWhateverTheirNames(@TempDir Path dir) throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Path config = Files.createDirectories(dir.resolve("config/agent"));
+        Files.writeString(config.resolve("config.json"), """
+                {"smcp": {"url": "http://localhost:1", "office": "o", "name": "a", "tokenEnv": "OFFICE_PASS_VAR"},
+                 "agora": {"url": "ws://localhost:2/ws", "tokenEnv": "SPACES_VAR"},
+                 "a2aAgents": {"helper": {"url": "http://localhost:3", "tokenEnv": "HELPER_VAR"}}}
+                """);
+        Map<String, String> env = agentEnv();
+        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
+        env.put("OFFICE_PASS_VAR", "office-token-value");
+        env.put("SPACES_VAR", "agora-token-value");
+        env.put("HELPER_VAR", "remote-agent-token-value");
+        env.put("COPY_OF_IT", "remote-agent-token-value");
+        env.put("ORDINARY_VAR", "kept");
+        ConfigLocations loc = ConfigLocations.standard(ws, env, false);
+        Credentials c = Credentials.load(env, loc, ModelCatalog.load(env, loc));
+        Map<String, String> v = ChildEnvironment.of(env, c, List.of(ws)).variables();
+        for (String n : List.of("OFFICE_PASS_VAR", "SPACES_VAR", "HELPER_VAR", "COPY_OF_IT")) assertFalse(v.containsKey(n), n);
+        assertEquals("kept", v.get("ORDINARY_VAR"));
+    }
+
+    @Test
     void knownSecretsAreMaskedInText() {
         Map<String, String> env = agentEnv();
         env.put("GITHUB_TOKEN", "ghp_abcdefghijklmnop");

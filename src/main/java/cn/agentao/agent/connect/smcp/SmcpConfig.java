@@ -46,16 +46,6 @@ public record SmcpConfig(URI url, String office, String name, String token, Stri
         return parse(root == null ? null : root.get("smcp"), configJson.toString(), env);
     }
 
-    /** The variable that holds the office's token ({@code smcp.tokenEnv}), so children never inherit it. */
-    public static Optional<String> tokenVariable(Path configJson) {
-        if (configJson == null || !Files.isRegularFile(configJson)) return Optional.empty();
-        try {
-            JsonNode v = Json.MAPPER.readTree(Files.readString(configJson)).path("smcp").path("tokenEnv");
-            return v.isTextual() && VARIABLE_NAME.matcher(v.asText().trim()).matches() ? Optional.of(v.asText().trim()) : Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
 
     static Result parse(JsonNode node, String file, Map<String, String> env) {
         if (node == null || node.isNull()) return new Result(Optional.empty(), List.of());
