@@ -98,10 +98,17 @@ public final class Network {
         return t.context();
     }
 
-    /** Sets the proxy selector and, when {@code tls}, the TLS context on a client being built. */
+    /**
+     * Sets the proxy selector and the TLS context on a client being built: when {@code tls}, the one trusting the
+     * extra CAs; else one that refuses TLS ({@link PlainHttpOnly}), so a plain-HTTP client costs no TLS set-up.
+     */
     public HttpClient.Builder configure(HttpClient.Builder builder, boolean tls) {
         builder.proxy(routes);
-        if (tls) builder.sslContext(sslContext());
+        if (tls) {
+            builder.sslContext(sslContext());
+        } else {
+            builder.sslContext(PlainHttpOnly.CONTEXT).sslParameters(PlainHttpOnly.parameters());
+        }
         return builder;
     }
 
