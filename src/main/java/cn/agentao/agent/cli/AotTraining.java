@@ -1,15 +1,14 @@
 package cn.agentao.agent.cli;
 
 import cn.agentao.agent.door.acp.AcpAgent;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,13 +36,14 @@ final class AotTraining {
         Path ws = Files.createDirectories(tmp.resolve("ws"));
         Files.writeString(ws.resolve("README.md"), "# training\nA file for the tool call to read.\n");
         AtomicInteger calls = new AtomicInteger();
-        HttpServer model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        model.createContext("/v1/chat/completions", ex -> answer(ex, calls.getAndIncrement() == 0));
-        model.start();
+        // A bare socket, not com.sun.net.httpserver: every class the training loads goes into the cache and is loaded
+        // at every start, so the canned model must not bring ~55 classes of its own.
+        ServerSocket model = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+        Thread.ofPlatform().daemon().name("aot-training-model").start(() -> serve(model, calls));
         try {
             Map<String, String> env = Map.of(
                     "OPENAI_API_KEY", "aot-training", "OPENAI_MODEL", "training-model",
-                    "OPENAI_BASE_URL", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1",
+                    "OPENAI_BASE_URL", "http://127.0.0.1:" + model.getLocalPort() + "/v1",
                     "AGENT_SESSIONS_DIR", tmp.resolve("sessions").toString(),
                     "XDG_CONFIG_HOME", tmp.resolve("config").toString(), "HOME", tmp.toString());
             CountDownLatch answered = new CountDownLatch(2);
@@ -64,15 +64,60 @@ final class AotTraining {
             // cost every editor start about 500 classes, 3.6 MB and 20 ms. ACP start-up comes first; the chat pays instead.
             return answered.getCount() == 0 ? 0 : 1;
         } finally {
-            model.stop(0);
+            model.close();
         }
     }
 
+    /** Answers each connection's requests in turn (HTTP/1.1, kept alive) until the socket is closed. */
+    private static void serve(ServerSocket model, AtomicInteger calls) {
+        while (!model.isClosed()) {
+            try {
+                Socket s = model.accept();
+                Thread.ofPlatform().daemon().start(() -> {
+                    try (s; InputStream in = new BufferedInputStream(s.getInputStream()); OutputStream out = s.getOutputStream()) {
+                        while (readRequest(in)) {
+                            byte[] body = answer(calls.getAndIncrement() == 0);
+                            out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n")
+                                    .getBytes(StandardCharsets.US_ASCII));
+                            out.write(body);
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // the agent closed the connection
+                    }
+                });
+            } catch (IOException e) {
+                return; // closed
+            }
+        }
+    }
+
+    /** Reads one request (head and a Content-Length body); false at the end of the connection. */
+    private static boolean readRequest(InputStream in) throws IOException {
+        long length = 0;
+        StringBuilder line = new StringBuilder();
+        boolean any = false;
+        for (int c; (c = in.read()) >= 0; ) {
+            any = true;
+            if (c == '\r') continue;
+            if (c != '\n') {
+                line.append((char) c);
+                continue;
+            }
+            if (line.isEmpty()) {
+                in.readNBytes((int) length);
+                return true;
+            }
+            String h = line.toString();
+            if (h.regionMatches(true, 0, "content-length:", 0, 15)) length = Long.parseLong(h.substring(15).trim());
+            line.setLength(0);
+        }
+        if (any) throw new IOException("request cut short");
+        return false;
+    }
+
     /** First call: a read_file tool call; then streamed text with usage. */
-    private static void answer(HttpExchange ex, boolean toolCall) throws IOException {
-        ex.getRequestBody().readAllBytes();
-        ex.getResponseHeaders().add("Content-Type", "text/event-stream");
-        ex.sendResponseHeaders(200, 0);
+    private static byte[] answer(boolean toolCall) {
         StringBuilder sse = new StringBuilder();
         String head = "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"training-model\",\"choices\":[{\"index\":0,\"delta\":";
         if (toolCall) {
@@ -87,9 +132,7 @@ final class AotTraining {
         }
         sse.append("data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"training-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":15}}\n\n");
         sse.append("data: [DONE]\n\n");
-        try (OutputStream body = ex.getResponseBody()) {
-            body.write(sse.toString().getBytes(StandardCharsets.UTF_8));
-        }
+        return sse.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Reads the agent's output: learns the session id, counts the prompt answers. */

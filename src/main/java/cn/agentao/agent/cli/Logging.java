@@ -19,11 +19,13 @@ final class Logging {
         System.setProperty("slf4j.internal.verbosity", "WARN");
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", l);
         System.setProperty("org.slf4j.simpleLogger.logFile", file == null ? "System.err" : file.toString());
-        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
-        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+        // The time of day comes from TraceLogProvider ("HH:mm:ss.SSS [LEVEL]"): slf4j-simple's own dateTimeFormat
+        // builds a SimpleDateFormat when the first logger is made, which sets up the locale data (~100 classes,
+        // ~1.5 MB allocated) at every start, logged or not.
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "false");
         System.setProperty("org.slf4j.simpleLogger.showThreadName", "false");
         System.setProperty("org.slf4j.simpleLogger.showShortLogName", "true");
-        System.setProperty("org.slf4j.simpleLogger.levelInBrackets", "true");
+        System.setProperty("org.slf4j.simpleLogger.levelInBrackets", "false");
         // The MCP SDK logs whole server instructions at INFO; keep its chatter out unless asked for.
         if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "warn");
         // HikariCP (the PostgreSQL store's pool) announces every start and stop at INFO.

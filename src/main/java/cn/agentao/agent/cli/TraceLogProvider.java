@@ -8,6 +8,7 @@ import org.slf4j.event.Level;
 import org.slf4j.simple.SimpleLogger;
 import org.slf4j.simple.SimpleServiceProvider;
 
+import java.util.TimeZone;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -35,6 +36,25 @@ public final class TraceLogProvider extends SimpleServiceProvider {
     private static final class TracingLogger extends SimpleLogger {
         TracingLogger(String name) {
             super(name);
+        }
+
+        /** {@code HH:mm:ss.SSS [LEVEL]}: the local time of day, formatted without java.text (see {@link Logging}). */
+        @Override
+        protected String renderLevel(int level) {
+            long now = System.currentTimeMillis();
+            long ms = Math.floorMod(now + TimeZone.getDefault().getOffset(now), 86_400_000L);
+            StringBuilder b = new StringBuilder(24);
+            two(b, ms / 3_600_000).append(':');
+            two(b, ms / 60_000 % 60).append(':');
+            two(b, ms / 1000 % 60).append('.');
+            long milli = ms % 1000;
+            if (milli < 100) b.append('0');
+            two(b, milli);
+            return b.append(" [").append(super.renderLevel(level)).append(']').toString();
+        }
+
+        private static StringBuilder two(StringBuilder b, long n) {
+            return b.append(n < 10 ? "0" : "").append(n);
         }
 
         @Override

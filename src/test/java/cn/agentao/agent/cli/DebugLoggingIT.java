@@ -49,6 +49,12 @@ class DebugLoggingIT {
                     assertTrue(log.contains(expected), "'" + expected + "' in:\n" + log);
                 }
                 assertTrue(log.matches("(?s).*session/prompt id=\\d+ answered in \\d+ ms.*"), log);
+                // Each line: the local time of day, the level, the logger: "14:03:07.123 [DEBUG] AcpAgent - ...".
+                String line = log.lines().filter(l -> l.contains("<- session/prompt id=")).findFirst().orElseThrow();
+                assertTrue(line.matches("\\d{2}:\\d{2}:\\d{2}\\.\\d{3} \\[DEBUG\\] \\w+ - .*"), line);
+                long logged = java.time.LocalTime.parse(line.substring(0, 12)).toSecondOfDay();
+                long apart = Math.abs(java.time.LocalTime.now().toSecondOfDay() - logged);
+                assertTrue(Math.min(apart, 86_400 - apart) < 600, "local time of day in " + line);
                 assertFalse(log.contains("PROMPT-TEXT-MUST-NOT-BE-LOGGED"), "no prompt text in the log");
                 assertTrue(key == null || !log.contains(key), "no API key in the log");
             }
