@@ -11,6 +11,8 @@ Usage: python3 bench/first-prompt.py [runs] [REF_DIR...]
 import http.client, json, os, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(HERE, "bench"))
+from startup import cpu_ms  # noqa: E402
 
 
 def start_model():
@@ -59,10 +61,12 @@ def one(agent_dir, env, tmp):
     out = []
     for rid in (3, 4):
         t0 = time.perf_counter()
+        c0 = cpu_ms(p.pid)
         send({"jsonrpc": "2.0", "id": rid, "method": "session/prompt",
               "params": {"sessionId": sid, "prompt": [{"type": "text", "text": "hi"}]}})
         until(chunk)
         out.append((time.perf_counter() - t0) * 1000)
+        out.append(cpu_ms(p.pid) - c0)
         until(lambda m: m.get("id") == rid)
     p.stdin.close(); p.wait()
     return out
@@ -89,10 +93,13 @@ def main():
         print(f"runs={runs} load average {os.getloadavg()[0]:.1f}; model's own latency (direct, new connection): median {m:.1f} ms")
         first0 = None
         for b in builds:
-            first = statistics.median(r[0] for r in res[b]); second = statistics.median(r[1] for r in res[b])
-            first0 = first0 or first
-            print(f"{b}: first prompt -> first chunk median {first:.0f} ms ({first - m:.0f} ms over the model), "
-                  f"second prompt {second:.0f} ms; ratio to {builds[0]} {first / first0:.2f}")
+            first = statistics.median(r[0] for r in res[b]); second = statistics.median(r[2] for r in res[b])
+            cpu = statistics.median(r[1] for r in res[b])
+            if first0 is None:
+                first0, cpu0 = first, cpu
+            print(f"{b}: first prompt -> first chunk median {first:.0f} ms ({first - m:.0f} ms over the model; "
+                  f"CPU used {cpu:.0f} ms), second prompt {second:.0f} ms; ratio to {builds[0]}: {first / first0:.2f} "
+                  f"(CPU {cpu / cpu0:.2f})")
     finally:
         model.terminate(); model.wait()
 

@@ -12,6 +12,17 @@ def rss_kb(pid):
                 return int(line.split()[1])
     return 0
 
+def cpu_ms(pid):
+    """CPU time used so far by all the process's threads (ns precision): the work done, whatever the machine's load."""
+    total = 0
+    for t in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return total / 1e6
+
 def one(cmd, env, cwd):
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
@@ -19,6 +30,7 @@ def one(cmd, env, cwd):
     p.stdin.flush()
     line = p.stdout.readline()
     t_init = (time.perf_counter() - t0) * 1000
+    c_init = cpu_ms(p.pid)
     assert json.loads(line)["id"] == 1, line
     p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "session/new",
                               "params": {"cwd": cwd, "mcpServers": []}}).encode() + b"\n")
@@ -28,11 +40,12 @@ def one(cmd, env, cwd):
         if msg.get("id") == 2:
             break
     t_new = (time.perf_counter() - t0) * 1000
+    c_new = cpu_ms(p.pid)
     time.sleep(0.3)  # let the session settle (updates written, lazy work done)
     rss = rss_kb(p.pid) / 1024
     p.stdin.close()
     p.wait(timeout=5)
-    return t_init, t_new, rss
+    return t_init, t_new, rss, c_init, c_new
 
 def main():
     args = sys.argv[1:]
@@ -49,6 +62,9 @@ def main():
     print(f"initialize round trip: median {statistics.median(init):.0f} ms, p90 {sorted(init)[int(runs*0.9)-1]:.0f} ms, min {min(init):.0f} ms")
     print(f"session/new answered at: median {statistics.median(new):.0f} ms")
     print(f"RSS after session/new: median {statistics.median(rss):.1f} MB, max {max(rss):.1f} MB")
+    print(f"CPU time used (all threads; less sensitive to a busy machine): by initialize answered median "
+          f"{statistics.median(r[3] for r in res):.0f} ms, by session/new answered {statistics.median(r[4] for r in res):.0f} ms")
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 if __name__ == "__main__":
     main()

@@ -22,7 +22,11 @@ fi
 # whose answer calls a tool and streams text, a slash command. The cache then holds what a first turn loads.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"$java" "@$here/launcher/jvm.options" -XX:AOTCacheOutput="$aot" -jar "$jar" --aot-training > /dev/null 2> "$log" || {
+# No method profiles in the cache (-XX:-AOTRecordTraining, JEP 515): with C1 only they bought little, while replaying
+# them compiled the training's hot methods at every start (~4 MB of compiler arenas and code, and CPU before
+# `initialize` is answered). The cache still holds the classes, loaded and linked.
+"$java" "@$here/launcher/jvm.options" -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining \
+    -XX:AOTCacheOutput="$aot" -jar "$jar" --aot-training > /dev/null 2> "$log" || {
     echo "train-aot: training run failed; the agent runs without an AOT cache" >&2; cat "$log" >&2; rm -f "$aot"
     if [ -n "${AOT_REQUIRED:-}" ]; then exit 1; fi
     exit 0; }
