@@ -111,15 +111,15 @@ public final class Network {
     }
 
     /**
-     * Sets the proxy selector and the TLS context on a client being built: when {@code tls}, the one trusting the
-     * extra CAs; else one that refuses TLS ({@link PlainHttpOnly}), so a plain-HTTP client costs no TLS set-up.
+     * Sets the proxy selector and the TLS context trusting the extra CAs on a client being built; built now when
+     * {@code tls}, else only if the client ever meets TLS ({@link DeferredTls}): a plain-HTTP client costs no TLS set-up.
      */
     public HttpClient.Builder configure(HttpClient.Builder builder, boolean tls) {
         builder.proxy(routes);
         if (tls) {
             builder.sslContext(sslContext());
         } else {
-            builder.sslContext(PlainHttpOnly.CONTEXT).sslParameters(PlainHttpOnly.parameters());
+            builder.sslContext(DeferredTls.context(this::sslContext)).sslParameters(DeferredTls.parameters());
         }
         return builder;
     }

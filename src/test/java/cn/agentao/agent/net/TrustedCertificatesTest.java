@@ -91,6 +91,33 @@ class TrustedCertificatesTest {
     }
 
     @Test
+    void aClientBuiltForPlainHttpSetsUpTlsWhenItMeetsItWithTheExtraCas() throws Exception {
+        Network network = new Network(Map.of("SSL_CERT_FILE", certs.caPem().toString()), List.of());
+        HttpClient client = network.configure(HttpClient.newBuilder(), false).build();
+        URI uri = URI.create("https://localhost:" + server.getAddress().getPort() + "/");
+        assertEquals("hello over tls", client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    @Test
+    void aClientBuiltForPlainHttpReachesAnHttpServer() throws Exception {
+        com.sun.net.httpserver.HttpServer plain = com.sun.net.httpserver.HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        plain.createContext("/", exchange -> {
+            byte[] body = "hello".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        plain.start();
+        try {
+            HttpClient client = new Network(Map.of(), List.of()).configure(HttpClient.newBuilder(), false).build();
+            URI uri = URI.create("http://127.0.0.1:" + plain.getAddress().getPort() + "/");
+            assertEquals("hello", client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body());
+        } finally {
+            plain.stop(0);
+        }
+    }
+
+    @Test
     void theSystemBundleIsAddedWhenPresent() throws Exception {
         Network network = new Network(Map.of(), List.of(dir.resolve("missing.crt"), certs.caPem()));
         assertEquals("hello over tls", fetch(network));
