@@ -18,7 +18,6 @@ import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.Reference;
 import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
-import org.jline.terminal.TerminalBuilder;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -72,12 +71,20 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
      * and a new session is opened while the first prompt is typed: the prompt shows as soon as the terminal is ready.
      */
     public static int run(Supplier<SessionService> engine, Request request) {
+        return run(engine, request, () -> SystemTerminal.open(request.env().get("TERM")));
+    }
+
+    /** A terminal for the chat: the process's own, or (for the AOT cache's training run) a pseudo-terminal. */
+    public interface Opener {
+        Terminal open() throws IOException;
+    }
+
+    /** The chat on the terminal {@code opener} gives. */
+    public static int run(Supplier<SessionService> engine, Request request, Opener opener) {
         CompletableFuture<SessionService> building = CompletableFuture.supplyAsync(engine, r -> Thread.ofPlatform().daemon().start(r));
         Terminal terminal;
         try {
-            terminal = TerminalBuilder.builder().system(true).nativeSignals(true)
-                    .providers("ffm,jni,exec") // not jna nor jansi (not on the class path): fewer classes tried at start
-                    .signalHandler(Terminal.SignalHandler.SIG_IGN).build();
+            terminal = opener.open();
         } catch (IOException e) {
             System.err.println("agent: cannot open the terminal: " + e.getMessage());
             return ExitCodes.FAILED;
@@ -180,33 +187,6 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         main.bind(new Reference("agent-newline"), KeyMap.alt('\r'));
         main.bind(new Reference("agent-accept"), "\r");
         return reader;
-    }
-
-    /**
-     * A build step, not a user feature: the AOT cache's training run calls this so the chat's classes (JLine's line
-     * editor, the renderer) are in the cache and the prompt shows sooner. A terminal on byte streams, one line read,
-     * a Markdown answer rendered.
-     */
-    public static void warmUp(Path tmp) throws IOException {
-        Map<String, String> env = Map.of("XDG_STATE_HOME", tmp.resolve("state").toString());
-        try (Terminal t = new org.jline.terminal.impl.ExternalTerminal("training", "xterm-256color",
-                new java.io.ByteArrayInputStream("hello\\\rworld\r".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                java.io.OutputStream.nullOutputStream(), java.nio.charset.StandardCharsets.UTF_8)) {
-            t.setSize(new org.jline.terminal.Size(100, 40));
-            LineReader reader = lineReader(t, env, new ChatCompleter(tmp, () -> List.of("help")));
-            try {
-                reader.readLine("› ");
-            } catch (EndOfFileException | UserInterruptException e) {
-                // the canned input ran out: enough was read
-            }
-            TurnPrinter printer = new TurnPrinter(new TurnPrinter.Screen() {
-                @Override public void write(String text) { t.writer().write(text); }
-                @Override public int width() { return t.getWidth(); }
-            }, new Ansi(true));
-            printer.event(AgentEvent.ThoughtChunk.text("thinking\n"));
-            printer.event(AgentEvent.MessageChunk.text("# Title\n**bold** and `code`\n- item\n| a | b |\n|---|---|\n| 1 | 2 |\n```\nx\n```\nend"));
-            printer.finish();
-        }
     }
 
     private void applySettings() {
