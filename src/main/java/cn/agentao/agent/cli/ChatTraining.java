@@ -52,12 +52,14 @@ final class ChatTraining {
                     () -> CoreFactory.create(env, null), request,
                     () -> TerminalBuilder.builder().system(false).provider("jni").type("xterm-256color")
                             .streams(keyboard, screen).size(new Size(100, 40)).build()),
-                    r -> Thread.ofPlatform().name("chat").start(r));
+                    r -> Thread.ofPlatform().name("chat").daemon().start(r));
             screen.await("\u203a", chat);
             type(keys, "Read the **README**\r");
             screen.await("says hello", chat);
+            screen.await("\u203a", chat); // keys only once the prompt is back: between lines the terminal is not raw
             type(keys, "/sessions\r");
             screen.await("/resume ID", chat);
+            screen.await("\u203a", chat);
             type(keys, "\u0004");
             return chat.get(30, TimeUnit.SECONDS);
         } finally {
@@ -89,13 +91,16 @@ final class ChatTraining {
 
         synchronized void await(String text, CompletableFuture<?> chat) throws InterruptedException, IOException {
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!seen.toString(StandardCharsets.UTF_8).contains(text)) {
+            int at;
+            while ((at = seen.toString(StandardCharsets.UTF_8).indexOf(text)) < 0) {
                 if (chat.isDone() || System.nanoTime() > end) {
                     throw new IOException("the chat never showed " + text + ":\n" + seen.toString(StandardCharsets.UTF_8));
                 }
                 wait(100);
             }
+            byte[] rest = seen.toString(StandardCharsets.UTF_8).substring(at + text.length()).getBytes(StandardCharsets.UTF_8);
             seen.reset();
+            seen.writeBytes(rest); // what came after the text is awaited next
         }
     }
 }
