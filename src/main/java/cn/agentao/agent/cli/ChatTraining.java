@@ -51,7 +51,7 @@ final class ChatTraining {
             CompletableFuture<Integer> chat = CompletableFuture.supplyAsync(() -> Chat.run(
                     () -> CoreFactory.create(env, null), request,
                     () -> TerminalBuilder.builder().system(false).provider("jni").type("xterm-256color")
-                            .streams(keyboard, screen).size(new Size(100, 40)).build()),
+                            .streams(keyboard, screen).size(new Size(100, 40)).build(), false),
                     r -> Thread.ofPlatform().name("chat").daemon().start(r));
             screen.await("\u203a", chat);
             type(keys, "Read the **README**\r");

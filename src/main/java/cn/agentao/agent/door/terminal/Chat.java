@@ -57,7 +57,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     private volatile List<Setting.Choice> models = List.of();
     private volatile long used, size;
 
-    private Chat(SessionService sessions, Request request, Terminal terminal) {
+    /** The first prompt drawn before JLine was ready (see {@link #run(Supplier, Request)}): only the line is drawn again. */
+    private final boolean drawnEarly;
+
+    private Chat(SessionService sessions, Request request, Terminal terminal, boolean drawnEarly) {
+        this.drawnEarly = drawnEarly;
         this.sessions = sessions;
         this.request = request;
         this.terminal = terminal;
@@ -67,20 +71,40 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     }
 
     /**
-     * Runs the chat until the person leaves; returns the exit code. The engine is built while the terminal opens
-     * and a new session is opened while the first prompt is typed: the prompt shows as soon as the terminal is ready.
+     * Runs the chat until the person leaves; returns the exit code. The first prompt of a new conversation is drawn on
+     * stdout at once, before JLine's terminal is ready (opening it costs most of the start-up): what the person types
+     * meanwhile waits, unechoed and unedited ({@link TtyMode}), until JLine reads it and draws the prompt line again. The
+     * engine is built while the terminal opens, and the session is opened while the first prompt is typed.
      */
     public static int run(Supplier<SessionService> engine, Request request) {
-        return run(engine, request, () -> SystemTerminal.open(request.env().get("TERM")));
+        boolean early = request.resume() == null; // a resumed conversation is shown before its prompt
+        TtyMode keys = early ? TtyMode.rawKeys() : null; // first: a key typed once the prompt shows is kept as typed
+        if (early) {
+            Ansi ansi = Ansi.forTerminal(request.env(), request.env().get("TERM"), true);
+            System.out.print(hint(ansi) + "\n" + status(ansi, "", request.mode() == null ? "workspace-write" : request.mode(), 0, 0)
+                    + "\n" + prompt(ansi));
+            System.out.flush();
+        }
+        try {
+            return run(engine, request, () -> SystemTerminal.open(request.env().get("TERM")), early);
+        } finally {
+            if (keys != null) keys.restore();
+        }
     }
+
+    private static String hint(Ansi a) {
+        return a.dim("Enter sends · Alt-Enter or \\ Enter: new line · /help · Ctrl-C cancels · Ctrl-D exits");
+    }
+
+    private static String prompt(Ansi a) { return a.bold(a.green("› ")); }
 
     /** A terminal for the chat: the process's own, or (for the AOT cache's training run) a pseudo-terminal. */
     public interface Opener {
         Terminal open() throws IOException;
     }
 
-    /** The chat on the terminal {@code opener} gives. */
-    public static int run(Supplier<SessionService> engine, Request request, Opener opener) {
+    /** The chat on the terminal {@code opener} gives; {@code drawnEarly}: its first prompt is on the screen already. */
+    public static int run(Supplier<SessionService> engine, Request request, Opener opener, boolean drawnEarly) {
         CompletableFuture<SessionService> building = CompletableFuture.supplyAsync(engine, r -> Thread.ofPlatform().daemon().start(r));
         Terminal terminal;
         try {
@@ -92,11 +116,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         try (terminal) {
             SessionService sessions = building.join();
             if (!sessions.configured(request.cwd())) {
-                terminal.writer().println("agent: " + Headless.NO_PROVIDER);
+                terminal.writer().println((drawnEarly ? "\r" : "") + "agent: " + Headless.NO_PROVIDER);
                 terminal.writer().flush();
                 return ExitCodes.FAILED;
             }
-            return new Chat(sessions, request, terminal).loop();
+            return new Chat(sessions, request, terminal, drawnEarly).loop();
         } catch (IOException | java.io.IOError e) {
             System.err.println("agent: " + e.getMessage());
             return ExitCodes.FAILED;
@@ -123,14 +147,16 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
                 if (open(null, false)) applySettings();
             }, r -> Thread.ofPlatform().daemon().name("open-session").start(r));
         }
-        write(ansi.dim("Enter sends · Alt-Enter or \\ Enter: new line · /help · Ctrl-C cancels · Ctrl-D exits") + "\n");
+        boolean early = drawnEarly;
+        if (!early) write(hint(ansi) + "\n");
         boolean interruptedOnce = false;
         while (true) {
-            write(status() + "\n");
+            write(early ? "\r" : status() + "\n"); // the early prompt's line is drawn again by JLine
+            early = false;
             String line;
             try {
                 reading = true;
-                line = reader.readLine(ansi.bold(ansi.green("› ")));
+                line = reader.readLine(prompt(ansi));
             } catch (UserInterruptException e) {
                 if (e.getPartialLine() == null || e.getPartialLine().isEmpty()) {
                     if (interruptedOnce) {
@@ -186,6 +212,14 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         var main = reader.getKeyMaps().get(LineReader.MAIN);
         main.bind(new Reference("agent-newline"), KeyMap.alt('\r'));
         main.bind(new Reference("agent-accept"), "\r");
+        // the arrows as a terminal sends them before JLine switches it to application keys ("\eOA"): typed while the
+        // first prompt was drawn early, or in a terminal that ignores the switch
+        main.bind(new Reference(LineReader.UP_LINE_OR_SEARCH), "\u001b[A");
+        main.bind(new Reference(LineReader.DOWN_LINE_OR_SEARCH), "\u001b[B");
+        main.bind(new Reference(LineReader.FORWARD_CHAR), "\u001b[C");
+        main.bind(new Reference(LineReader.BACKWARD_CHAR), "\u001b[D");
+        main.bind(new Reference(LineReader.BEGINNING_OF_LINE), "\u001b[H");
+        main.bind(new Reference(LineReader.END_OF_LINE), "\u001b[F");
         return reader;
     }
 
@@ -350,6 +384,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     }
 
     private String status() {
+        return status(ansi, model, mode, used, size);
+    }
+
+    /** The status line: model, mode and how much of the context window the conversation uses. */
+    private static String status(Ansi ansi, String model, String mode, long used, long size) {
         String context = size > 0 ? " · context " + Math.min(100, Math.round(100.0 * used / size)) + "%" : "";
         String shortModel = model.contains("/") ? model.substring(model.indexOf('/') + 1) : model;
         return ansi.dim((shortModel.isEmpty() ? "" : shortModel + " · ") + mode + context);

@@ -82,6 +82,7 @@ class ChatIT {
         assertEquals("hi there", model.requests().get(0).lastUserMessage());
         term.press("C-d");
         assertEquals(0, term.awaitExit());
+        assertTrue(term.settingsRestored(), "the terminal is left as it was found (echo, line editing)");
     }
 
     @Test
@@ -278,6 +279,7 @@ class ChatIT {
         term.awaitText("Ctrl-C again");
         term.press("C-c");
         assertEquals(0, term.awaitExit());
+        assertTrue(term.settingsRestored(), "the terminal is left as it was found");
     }
 
     @Test
@@ -303,6 +305,28 @@ class ChatIT {
         term.paste("pasted a\npasted b\npasted c");
         term.press("Enter");
         assertEquals("pasted a\npasted b\npasted c", model.awaitRequests(3, Duration.ofSeconds(30)).get(2).lastUserMessage());
+    }
+
+    @Test
+    void keysTypedTheMomentThePromptShowsAreKeptAsTyped() throws Exception {
+        // the first prompt is drawn before the line editor is ready: what is typed at once must behave the same
+        model.enqueue(Script.textReply("ANSWER-ONE"));
+        term = TmuxTerminal.start(ws, env, 100, 50);
+        term.awaitText(PROMPT);
+        term.type("abd");
+        term.press("Left");
+        term.type("c");
+        term.press("M-Enter");
+        term.type("second line");
+        term.press("Enter");
+        term.awaitText("ANSWER-ONE");
+        // Left moved before the d: c went in there, and so did the new line and the rest
+        assertEquals("abc\nsecond lined", model.awaitRequests(1, Duration.ofSeconds(30)).get(0).lastUserMessage());
+        String screen = term.screen();
+        assertFalse(screen.contains("^[") || screen.contains("[D"), "no key echoed raw:\n" + screen);
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+        assertTrue(term.settingsRestored(), "the terminal is left as it was found");
     }
 
     @Test
