@@ -199,29 +199,30 @@ class ChatIT {
                 Script.reply().toolCall("c4", "run_shell_command", "{\"command\":\"mkdir dir-2\"}").finish("tool_calls"),
                 Script.textReply("ANSWER-FOUR"));
         open();
-        term.type("first");
-        term.press("Enter");
-        term.awaitText("[a]");
+        answerQuestion("first", 1, "a", "ANSWER-ONE");
         assertTrue(term.screen().contains("[r]"), "the four answers are offered:\n" + term.screen());
-        term.type("a");
-        awaitPromptAfter("ANSWER-ONE");
         assertTrue(Files.exists(ws.resolve("made-1")), "a allowed the command");
 
         send("second", "ANSWER-TWO");
         assertTrue(Files.exists(ws.resolve("made-2")), "the next touch ran");
         assertEquals(1, count(term.screen(), "[a]"), "and was not asked: 'always' stuck:\n" + term.screen());
 
-        term.type("third");
-        term.press("Enter");
-        term.awaitCount("[a]", 2);
-        term.type("r");
-        awaitPromptAfter("ANSWER-THREE");
+        answerQuestion("third", 2, "r", "ANSWER-THREE");
         assertFalse(Files.exists(ws.resolve("dir-1")), "r rejected the command");
 
         send("fourth", "ANSWER-FOUR");
         assertFalse(Files.exists(ws.resolve("dir-2")), "the next mkdir was rejected too");
         assertEquals(2, count(term.screen(), "[a]"), "without a question: 'always reject' stuck:\n" + term.screen());
         assertEquals(8, model.requests().size(), "each call was answered without a question: the turns went on");
+    }
+
+    /** Sends {@code prompt}, answers its permission question (the {@code nth} on the screen) with {@code key}. */
+    private void answerQuestion(String prompt, int nth, String key, String answerMark) throws Exception {
+        term.type(prompt);
+        term.press("Enter");
+        term.awaitCount("[a]", nth);
+        term.type(key);
+        awaitPromptAfter(answerMark);
     }
 
     private static int count(String text, String part) {
