@@ -77,16 +77,22 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
      * engine is built while the terminal opens, and the session is opened while the first prompt is typed.
      */
     public static int run(Supplier<SessionService> engine, Request request) {
-        boolean early = request.resume() == null; // a resumed conversation is shown before its prompt
+        String type = request.env().get("TERM");
+        // not for a resumed conversation (shown before its prompt) nor a dumb terminal (whose line editing is the kernel's)
+        boolean early = request.resume() == null && type != null && !type.isEmpty() && !type.startsWith("dumb");
         TtyMode keys = early ? TtyMode.rawKeys() : null; // first: a key typed once the prompt shows is kept as typed
         if (early) {
-            Ansi ansi = Ansi.forTerminal(request.env(), request.env().get("TERM"), true);
+            Ansi ansi = Ansi.forTerminal(request.env(), type, true);
             System.out.print(hint(ansi) + "\n" + status(ansi, "", request.mode() == null ? "workspace-write" : request.mode(), 0, 0)
                     + "\n" + prompt(ansi));
             System.out.flush();
         }
         try {
-            return run(engine, request, () -> SystemTerminal.open(request.env().get("TERM")), early);
+            return run(engine, request, () -> {
+                Terminal terminal = SystemTerminal.open(type);
+                if (keys != null && terminal.getType().startsWith("dumb")) keys.restore(); // JLine fell back to a dumb one
+                return terminal;
+            }, early);
         } finally {
             if (keys != null) keys.restore();
         }

@@ -119,6 +119,7 @@ class ChatIT {
         env.put("TERM", "dumb");
         open();
         send("hi", "words");
+        assertTrue(term.screen().contains(PROMPT + "hi"), "what is typed is shown:\n" + term.screen());
         String styled = term.screenWithStyles();
         assertTrue(styled.contains("Some **strong** words"), styled);
         assertFalse(styled.substring(styled.indexOf("Some")).contains("\u001b[1m"), styled);
