@@ -35,11 +35,7 @@ final class AotTraining {
         Path tmp = Files.createTempDirectory("agent-aot-training");
         Path ws = Files.createDirectories(tmp.resolve("ws"));
         Files.writeString(ws.resolve("README.md"), "# training\nA file for the tool call to read.\n");
-        AtomicInteger calls = new AtomicInteger();
-        // A bare socket, not com.sun.net.httpserver: every class the training loads goes into the cache and is loaded
-        // at every start, so the canned model must not bring ~55 classes of its own.
-        ServerSocket model = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
-        Thread.ofPlatform().daemon().name("aot-training-model").start(() -> serve(model, calls));
+        ServerSocket model = cannedModel();
         try {
             Map<String, String> env = Map.of(
                     "OPENAI_API_KEY", "aot-training", "OPENAI_MODEL", "training-model",
@@ -66,6 +62,18 @@ final class AotTraining {
         } finally {
             model.close();
         }
+    }
+
+    /**
+     * The canned OpenAI-style model on loopback (also the chat training's): the first call gets a read_file tool call,
+     * later ones streamed text. A bare socket, not com.sun.net.httpserver: every class a training loads goes into its
+     * cache and is loaded at every start, so the canned model must not bring ~55 classes of its own.
+     */
+    static ServerSocket cannedModel() throws IOException {
+        AtomicInteger calls = new AtomicInteger();
+        ServerSocket model = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+        Thread.ofPlatform().daemon().name("aot-training-model").start(() -> serve(model, calls));
+        return model;
     }
 
     /** Answers each connection's requests in turn (HTTP/1.1, kept alive) until the socket is closed. */
