@@ -124,6 +124,12 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         }
     }
 
+    /** Several instances serve sessions from one database: the core leases a session per turn. */
+    @Override
+    public boolean shared() {
+        return true;
+    }
+
     @Override
     public SessionLease lease(String sessionId) {
         Connection c = null;
