@@ -14,6 +14,7 @@ import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.core.repository.StoredSession;
+import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -281,6 +282,23 @@ public final class SessionService implements AutoCloseable {
 
     /** Whether a session with this id is live in this process. */
     public boolean isLive(String id) { return live.containsKey(id); }
+
+    /** Where a door keeps the tasks every instance serves, when the repository is shared (PostgreSQL); else empty. */
+    public Optional<TaskRepository> sharedTasks() {
+        return store.shared() ? store.tasks() : Optional.empty();
+    }
+
+    /**
+     * Whether saved session {@code id} is leased by no one, here or on another instance: no turn of it runs anywhere
+     * (so a task said to be running in it was left by an instance that stopped). False when unsure or not saved.
+     */
+    public boolean isIdleEverywhere(String id) {
+        try {
+            return store.exists(id) && !store.isLive(id);
+        } catch (RuntimeException e) { // unreachable store, or not an id it can hold
+            return false;
+        }
+    }
 
     /** The sessions live in this process. */
     public Collection<Session> live() { return List.copyOf(live.values()); }

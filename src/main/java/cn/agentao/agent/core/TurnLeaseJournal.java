@@ -8,6 +8,8 @@ import cn.agentao.agent.core.repository.SessionStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -30,6 +32,13 @@ final class TurnLeaseJournal implements SessionJournal {
     private long seen;
     /** Records were added elsewhere, noticed by a write outside a turn: the next turn reads the session again. */
     private boolean stale;
+    /**
+     * Records of turns that ran while the store could not be reached (no lease could be taken): saved when a lease
+     * can be taken again and nobody wrote meanwhile, so that the log keeps one unbroken order.
+     */
+    private final List<EngineRecord> waiting = new ArrayList<>();
+    /** A turn runs without the lease: the store could not be reached when it started. */
+    private boolean unleased;
     private boolean closed;
 
     /** A session read up to {@code seen}, with no lease held. */
@@ -62,9 +71,22 @@ final class TurnLeaseJournal implements SessionJournal {
         if (closed) throw new IllegalStateException("session " + sessionId + " was closed for writing");
         boolean moved = stale;
         if (current == null) { // else still held since creation
-            SessionLease l = store.lease(sessionId);
+            SessionLease l;
+            try {
+                l = store.lease(sessionId);
+            } catch (SessionBusyException e) {
+                throw e;
+            } catch (SessionStoreException e) { // unreachable: the turn runs, its records wait until writing works again
+                if (waiting.isEmpty()) {
+                    user.accept("This answer could not be saved: " + e.getMessage() + ". The agent goes on and saves it"
+                            + " as soon as writing works again; until then it would be lost if the agent stopped.");
+                }
+                unleased = true;
+                return null;
+            }
             hold(l);
             moved |= l.lastSeq() != seen;
+            moved |= !saveWaiting(moved);
         }
         stale = false;
         if (!moved) return null;
@@ -78,8 +100,38 @@ final class TurnLeaseJournal implements SessionJournal {
         }
     }
 
+    /**
+     * With the lease just taken: saves the records that waited, unless the session {@code moved} on meanwhile (then
+     * they are dropped, and the user told). Returns false when they were dropped.
+     */
+    private boolean saveWaiting(boolean moved) {
+        if (waiting.isEmpty()) return true;
+        if (moved) {
+            log.error("session {}: {} records that waited are dropped: another instance continued the session", sessionId,
+                    waiting.size());
+            user.accept("What this conversation said while the session store could not be reached is not saved: another"
+                    + " agent instance continued the conversation meanwhile. It goes on from what that instance saved.");
+            waiting.clear();
+            return false;
+        }
+        waiting.forEach(current::append);
+        waiting.clear();
+        user.accept("The conversation is saved again: what could not be saved before is stored now.");
+        return true;
+    }
+
     @Override
     public synchronized void release() {
+        if (unleased) { // try once more: the store may be back
+            unleased = false;
+            try {
+                SessionLease l = store.lease(sessionId);
+                hold(l);
+                if (!saveWaiting(l.lastSeq() != seen)) stale = true;
+            } catch (SessionStoreException e) {
+                return; // the records keep waiting for the next turn
+            }
+        }
         if (current == null) return;
         try {
             current.close(); // saves what is waiting, then ends the lease
@@ -93,6 +145,10 @@ final class TurnLeaseJournal implements SessionJournal {
     @Override
     public synchronized void append(EngineRecord record) {
         if (closed) return;
+        if (unleased) {
+            waiting.add(record);
+            return;
+        }
         if (current != null) {
             current.append(record);
             return;
@@ -117,6 +173,10 @@ final class TurnLeaseJournal implements SessionJournal {
     public synchronized void close() {
         if (closed) return;
         release();
+        if (!waiting.isEmpty()) {
+            log.error("session {}: {} records could not be saved and are lost (the session store cannot be reached)",
+                    sessionId, waiting.size());
+        }
         closed = true;
     }
 }

@@ -14,6 +14,7 @@ import cn.agentao.agent.core.repository.SessionNotFoundException;
 import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.store.ListCursor;
 import cn.agentao.agent.store.SessionFiles;
 import cn.agentao.agent.util.Json;
@@ -55,6 +56,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
     private final PostgresStoreConfig config;
     private final Clock clock;
     private HikariDataSource pool;
+    private final PostgresTaskRepository tasks = new PostgresTaskRepository(this);
 
     public PostgresSessionRepository(PostgresStoreConfig config, Clock clock) {
         this.config = config;
@@ -128,6 +130,16 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
     @Override
     public boolean shared() {
         return true;
+    }
+
+    @Override
+    public Optional<TaskRepository> tasks() {
+        return Optional.of(tasks);
+    }
+
+    /** A connection of the pool (the schema migrated), for the task table. */
+    Connection connection() throws SQLException {
+        return pool().getConnection();
     }
 
     @Override
@@ -446,7 +458,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         }
     }
 
-    private SessionStoreException failure(String what, Exception e) {
+    SessionStoreException failure(String what, Exception e) {
         if (e instanceof SessionStoreException s) return s;
         return new SessionStoreException("could not " + what + " in the session store " + config.display() + ": "
                 + e.getMessage(), e);
