@@ -106,7 +106,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         hc.setMaximumPoolSize(LEASE_CONNECTIONS);
         hc.setMinimumIdle(0);
         hc.setIdleTimeout(60_000);
-        hc.setConnectionTimeout(10_000);
+        hc.setConnectionTimeout(5_000); // a turn waits this long for an unreachable database, then runs unsaved
         hc.setInitializationFailTimeout(-1);
         hc.addDataSourceProperty("tcpKeepAlive", "true");
         leasePool = new HikariDataSource(hc);
