@@ -75,9 +75,15 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         hc.setMaximumPoolSize(8);
         hc.setMinimumIdle(1);
         hc.setConnectionTimeout(10_000);
-        hc.setInitializationFailTimeout(-1);
+        hc.setInitializationFailTimeout(1); // one attempt: a store that cannot be reached says why at once
         hc.addDataSourceProperty("tcpKeepAlive", "true");
-        HikariDataSource ds = new HikariDataSource(hc);
+        HikariDataSource ds;
+        try {
+            ds = new HikariDataSource(hc);
+        } catch (RuntimeException e) {
+            throw new SessionStoreException("cannot use the session store " + config.display() + ": "
+                    + PostgresErrors.connecting(config, e), e);
+        }
         try (Connection c = ds.getConnection()) {
             PostgresSchema.migrate(c, config.display());
         } catch (SQLException | RuntimeException e) {
@@ -391,9 +397,8 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
 
     @Override
     public String relocateHint() {
-        return "check that PostgreSQL at " + config.display() + " is running and reachable (password in PGPASSWORD),"
-                + " choose another with " + PostgresStoreConfig.STORE_ENV + "=postgres://USER@HOST:PORT/DB,"
-                + " or unset " + PostgresStoreConfig.STORE_ENV + " for the file store";
+        return "check that PostgreSQL at " + config.host() + ":" + config.port() + " is running and reachable, or choose"
+                + " another store with --store (or " + PostgresStoreConfig.STORE_ENV + "; unset: files)";
     }
 
     @Override
