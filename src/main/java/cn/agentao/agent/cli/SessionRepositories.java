@@ -9,6 +9,7 @@ import cn.agentao.agent.core.repository.SessionLease;
 import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.StoreUnavailableException;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.postgres.PostgresStoreConfig;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -56,7 +57,7 @@ public final class SessionRepositories {
 
     /** A store that cannot be used (its address is wrong): every use fails with the reason. */
     private record Unusable(String reason) implements SessionRepository {
-        private SessionStoreException failure() { return new SessionStoreException(reason); }
+        private SessionStoreException failure() { return new StoreUnavailableException(reason); }
         @Override public SessionLease create(String sessionId, Path cwd, ObjectNode headerExtra) { throw failure(); }
         @Override public SessionLease lease(String sessionId) { throw failure(); }
         @Override public SessionHeading scan(String sessionId, Consumer<ObjectNode> each) { throw failure(); }

@@ -14,6 +14,7 @@ import cn.agentao.agent.core.repository.SessionNotFoundException;
 import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.StoreUnavailableException;
 import cn.agentao.agent.store.ListCursor;
 import cn.agentao.agent.store.SessionFiles;
 import cn.agentao.agent.util.Json;
@@ -81,14 +82,14 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         try {
             ds = new HikariDataSource(hc);
         } catch (RuntimeException e) {
-            throw new SessionStoreException("cannot use the session store " + config.display() + ": "
+            throw new StoreUnavailableException("cannot use the session store " + config.display() + ": "
                     + PostgresErrors.connecting(config, e), e);
         }
         try (Connection c = ds.getConnection()) {
             PostgresSchema.migrate(c, config.display());
         } catch (SQLException | RuntimeException e) {
             ds.close();
-            throw failure("open the session store", e);
+            throw new StoreUnavailableException(failure("open the session store", e).getMessage(), e);
         }
         pool = ds;
         return ds;
