@@ -27,8 +27,6 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
     /** Shorter values are not matched inside other values ({@code true}, {@code 1} and {@code local} are no secrets). */
     public static final int MIN_SECRET_LENGTH = 8;
     private static final Pattern URL_PASSWORD = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@]+:[^/\\s@]+@");
-    /** Variables the process itself reads a secret from (see {@link #addProcessKeyVariable}). */
-    private static final Set<String> PROCESS_KEY_VARIABLES = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Credentials {
         keyVariables = Set.copyOf(keyVariables);
@@ -47,25 +45,14 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
     }
 
     /** {@code environment}'s credential values plus {@code secretValues}, minus what {@code passEnv} passes on. */
-    public static Credentials of(Map<String, String> environment, Set<String> namedKeyVariables,
+    public static Credentials of(Map<String, String> environment, Set<String> keyVariables,
                                  Collection<String> secretValues, Collection<String> passEnv) {
-        Set<String> keyVariables = new LinkedHashSet<>(namedKeyVariables);
-        keyVariables.addAll(PROCESS_KEY_VARIABLES);
         Set<String> values = new LinkedHashSet<>(secretValues);
         environment.forEach((name, value) -> {
             if (CredentialNames.isCredential(name) || keyVariables.contains(name)) values.add(value);
         });
-        for (String passed : passEnv) values.remove(environment.get(passed));
+        for (String passed : passEnv) if (!CredentialNames.isDeclared(passed)) values.remove(environment.get(passed));
         return new Credentials(keyVariables, values, Set.copyOf(passEnv));
-    }
-
-    /**
-     * Names a variable this process reads a secret of its own from, whatever its name: the session store's password
-     * ({@code --store-password-env VAR}). From then on it is kept from every child like a provider's key variable,
-     * its value too under any other name.
-     */
-    public static void addProcessKeyVariable(String name) {
-        if (name != null && !name.isBlank()) PROCESS_KEY_VARIABLES.add(name);
     }
 
     /**
@@ -88,7 +75,7 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
 
     /** Whether the variable {@code name=value} must be kept from a child: a credential name or a secret value. */
     public boolean hides(String name, String value) {
-        if (passEnv.contains(name)) return false;
+        if (passEnv.contains(name) && !CredentialNames.isDeclared(name)) return false;
         return isCredentialName(name) || holdsSecret(value);
     }
 

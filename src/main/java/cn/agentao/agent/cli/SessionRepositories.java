@@ -1,6 +1,6 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.childenv.Credentials;
+import cn.agentao.agent.childenv.CredentialNames;
 import cn.agentao.agent.core.repository.Page;
 import cn.agentao.agent.core.repository.PruneResult;
 import cn.agentao.agent.core.repository.PruneRule;
@@ -36,7 +36,7 @@ public final class SessionRepositories {
         String store = env.get(PostgresStoreConfig.STORE_ENV);
         if (sessionsDir == null && store != null && !store.isBlank()) {
             String passwordEnv = env.get(PostgresStoreConfig.PASSWORD_ENV_ENV);
-            Credentials.addProcessKeyVariable(passwordEnv); // never passed to a child, whatever its name
+            CredentialNames.declare(passwordEnv); // never passed to a child, whatever its name
             if (!PostgresStoreConfig.isPostgres(store)) {
                 return new Unusable("the session store address '" + store + "' is not one this agent knows: use "
                         + PostgresStoreConfig.FORM + ", or unset " + PostgresStoreConfig.STORE_ENV + " to keep sessions in files");

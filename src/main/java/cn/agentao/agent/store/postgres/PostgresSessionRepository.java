@@ -15,6 +15,7 @@ import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.core.repository.StoreUnavailableException;
+import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.store.ListCursor;
 import cn.agentao.agent.store.SessionFiles;
 import cn.agentao.agent.util.Json;
@@ -56,6 +57,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
     private final PostgresStoreConfig config;
     private final Clock clock;
     private HikariDataSource pool;
+    private final PostgresTaskRepository tasks = new PostgresTaskRepository(this);
 
     public PostgresSessionRepository(PostgresStoreConfig config, Clock clock) {
         this.config = config;
@@ -129,6 +131,22 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
             if (e instanceof IllegalArgumentException i) throw i;
             throw failure("create session " + sessionId, e);
         }
+    }
+
+    /** Several instances serve sessions from one database: the core leases a session per turn. */
+    @Override
+    public boolean shared() {
+        return true;
+    }
+
+    @Override
+    public Optional<TaskRepository> tasks() {
+        return Optional.of(tasks);
+    }
+
+    /** A connection of the pool (the schema migrated), for the task table. */
+    Connection connection() throws SQLException {
+        return pool().getConnection();
     }
 
     @Override
@@ -446,7 +464,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         }
     }
 
-    private SessionStoreException failure(String what, Exception e) {
+    SessionStoreException failure(String what, Exception e) {
         if (e instanceof SessionStoreException s) return s;
         return new SessionStoreException("could not " + what + " in the session store " + config.display() + ": "
                 + e.getMessage(), e);
