@@ -155,14 +155,17 @@ final class TurnLeaseJournal implements SessionJournal {
         }
         try {
             SessionLease l = store.lease(sessionId);
-            if (l.lastSeq() != seen) stale = true;
+            boolean moved = l.lastSeq() != seen;
             hold(l);
+            if (!saveWaiting(moved) || moved) stale = true; // what waited goes first, in order
         } catch (SessionBusyException e) {
             user.accept("This change is not saved: another agent instance is answering in this conversation now; "
                     + "it applies here until this session is read again.");
             return;
-        } catch (SessionStoreException e) {
-            user.accept("This change is not saved: " + e.getMessage());
+        } catch (SessionStoreException e) { // unreachable: it waits with what else could not be saved
+            if (waiting.isEmpty()) user.accept("This change could not be saved yet: " + e.getMessage() + ". It is saved"
+                    + " with the next turn once writing works again.");
+            waiting.add(record);
             return;
         }
         current.append(record);

@@ -20,8 +20,8 @@ import java.util.Map;
  * What the lease per turn costs a short ACP turn ({@code session/prompt} of a one-chunk answer, round trip): this
  * agent on the file store (lease held while the session is open, as before) against a reference agent (e.g. main's,
  * built in a clone) on the file store, and this agent on PostgreSQL (a lease, i.e. a connection and an advisory lock,
- * taken and released in every turn), the agents taking turns so that the machine's load hits all alike. Prints the
- * median per turn of each and the ratios.
+ * taken and released in every turn; the reference on PostgreSQL too, holding its lease while the session is open),
+ * the agents taking turns so that the machine's load hits all alike. Prints the median per turn of each and the ratios.
  * Run: bench/turns.sh [REFERENCE_BIN_AGENT] [turns] [rounds]
  */
 public final class TurnLeaseBenchmark {
@@ -44,6 +44,10 @@ public final class TurnLeaseBenchmark {
                 if (System.getenv("JAVA_HOME") != null) refEnv.put("JAVA_HOME", System.getenv("JAVA_HOME"));
                 refEnv.put("AGENT_SESSIONS_DIR", tmp.resolve("ref-store").toString());
                 agents.put("reference, file store", AgentProcess.startExactly(reference, refEnv, "--acp"));
+                Map<String, String> refPg = new HashMap<>(refEnv);
+                refPg.put("AGENT_STORE", PostgresServer.shared().freshDatabase().display());
+                refPg.put("AGENT_SESSIONS_DIR", tmp.resolve("ref-unused").toString());
+                agents.put("reference, PostgreSQL", AgentProcess.startExactly(reference, refPg, "--acp"));
             }
             agents.put("this, file store", AgentProcess.start(fileEnv, "--acp"));
             Map<String, String> pgEnv = new HashMap<>(model.openAiEnvironment());
@@ -75,9 +79,13 @@ public final class TurnLeaseBenchmark {
             }
             Map<String, Double> medians = new LinkedHashMap<>();
             perTurn.forEach((k, v) -> medians.put(k, median(v)));
-            medians.forEach((k, v) -> System.out.printf("%-36s %.2f ms per turn (median of %d rounds of %d turns)%n", k, v, rounds, turns));
+            medians.forEach((k, v) -> System.out.printf("%-38s %.2f ms per turn (median of %d rounds of %d turns)%n", k, v, rounds, turns));
             double file = medians.get("this, file store");
-            if (reference != null) System.out.printf("ratio this / reference, file store: %.2f%n", file / medians.get("reference, file store"));
+            if (reference != null) {
+                System.out.printf("ratio this / reference, file store: %.2f%n", file / medians.get("reference, file store"));
+                System.out.printf("ratio this / reference, PostgreSQL (lease per turn / lease while open): %.2f%n",
+                        medians.get("this, PostgreSQL (lease per turn)") / medians.get("reference, PostgreSQL"));
+            }
             System.out.printf("ratio PostgreSQL / file store (this agent): %.2f%n", medians.get("this, PostgreSQL (lease per turn)") / file);
             for (AgentProcess a : agents.values()) a.close();
         }

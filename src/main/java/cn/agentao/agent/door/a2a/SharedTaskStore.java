@@ -75,7 +75,7 @@ final class SharedTaskStore implements TaskStore {
         if (body == null) return Optional.empty();
         Followed prev = others.get(taskId);
         A2aTask task;
-        if (prev != null && prev.task().hasSubscribers()) {
+        if (prev != null && !prev.task().isTerminal()) { // one object per task while it runs: a stream may follow it
             task = prev.task();
             task.follow(body);
         } else {
