@@ -17,8 +17,9 @@ import java.util.Set;
  *       ({@code STRIPE_KEY}, {@code GITHUB_PAT}, {@code MYSQL_PWD}, {@code NPM_CONFIG__AUTH}).</li>
  * </ul>
  * Ordinary names stay ordinary: {@code TOKENIZERS_PARALLELISM}, {@code SSH_AUTH_SOCK}, {@code PWD},
- * {@code KEYTIMEOUT}. A variable the command line names for a server's own token ({@code a2a serve --token-env},
- * {@code agora --token-env}) is {@link #declare declared} a credential whatever its name.
+ * {@code KEYTIMEOUT}. A variable the command line names for a secret of the process's own (a server's token:
+ * {@code a2a serve --token-env}, {@code agora --token-env}; the session store's password: {@code --store-password-env})
+ * is {@link #declare declared} a credential whatever its name.
  */
 public final class CredentialNames {
     private static final List<String> WORD_ENDINGS =

@@ -12,6 +12,7 @@ import cn.agentao.agent.core.repository.SessionLease;
 import cn.agentao.agent.core.repository.SessionNotFoundException;
 import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.repository.StoreUnavailableException;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.core.repository.StoredSession;
 import cn.agentao.agent.core.repository.TaskRepository;
@@ -118,6 +119,8 @@ public final class SessionService implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             if (!chosenId) throw e;
             throw new CoreException.InvalidArgument("\"" + id + "\" cannot be a session id: " + e.getMessage());
+        } catch (StoreUnavailableException e) { // the store chosen cannot be used at all: say so now, not after the talk
+            throw new CoreException.StorageFailed(e.getMessage() + "; " + store.relocateHint(), e);
         } catch (SessionStoreException e) {
             // an unusable store must not make the agent unusable: run this session without persistence, and say so
             journal = SessionJournal.NONE;

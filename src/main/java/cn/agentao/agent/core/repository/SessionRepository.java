@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  *
  * <p>Damage never spreads: a record that cannot be read is skipped with a warning, and a session whose header
  * cannot be read affects only itself (it is still listed, with the reason). Failures are the domain exceptions
- * of this package ({@link SessionStoreException} and its subclasses), never a protocol's errors.
+ * of this package ({@link SessionStoreException} and its subclasses), never a protocol's errors; a store that cannot
+ * be used at all (a wrong address, a server that cannot be reached) throws {@link StoreUnavailableException}.
  */
 public interface SessionRepository {
     /**

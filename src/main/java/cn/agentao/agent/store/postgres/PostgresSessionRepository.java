@@ -14,6 +14,7 @@ import cn.agentao.agent.core.repository.SessionNotFoundException;
 import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.StoreUnavailableException;
 import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.store.ListCursor;
 import cn.agentao.agent.store.SessionFiles;
@@ -78,14 +79,20 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         hc.setMaximumPoolSize(8);
         hc.setMinimumIdle(1);
         hc.setConnectionTimeout(10_000);
-        hc.setInitializationFailTimeout(-1);
+        hc.setInitializationFailTimeout(1); // one attempt: a store that cannot be reached says why at once
         hc.addDataSourceProperty("tcpKeepAlive", "true");
-        HikariDataSource ds = new HikariDataSource(hc);
+        HikariDataSource ds;
+        try {
+            ds = new HikariDataSource(hc);
+        } catch (RuntimeException e) {
+            throw new StoreUnavailableException("cannot use the session store " + config.display() + ": "
+                    + PostgresErrors.connecting(config, e), e);
+        }
         try (Connection c = ds.getConnection()) {
             PostgresSchema.migrate(c, config.display());
         } catch (SQLException | RuntimeException e) {
             ds.close();
-            throw failure("open the session store", e);
+            throw new StoreUnavailableException(failure("open the session store", e).getMessage(), e);
         }
         pool = ds;
         return ds;
@@ -447,9 +454,8 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
 
     @Override
     public String relocateHint() {
-        return "check that PostgreSQL at " + config.display() + " is running and reachable (password in PGPASSWORD),"
-                + " choose another with " + PostgresStoreConfig.STORE_ENV + "=postgres://USER@HOST:PORT/DB,"
-                + " or unset " + PostgresStoreConfig.STORE_ENV + " for the file store";
+        return "check that PostgreSQL at " + config.host() + ":" + config.port() + " is running and reachable, or choose"
+                + " another store with --store (or " + PostgresStoreConfig.STORE_ENV + "; unset: files)";
     }
 
     @Override
