@@ -1,0 +1,300 @@
+package cn.agentao.agent.model;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.FinishReason;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The hot path of an Anthropic Messages stream: server-sent events read as bytes ({@link SseReader}) and each
+ * event's data walked with Jackson's streaming parser, straight into the {@link StreamAttempt} (text, thinking,
+ * tool use starts) and into the answer being assembled. Nothing per event is kept: memory follows the answer's
+ * text, not the number of events. Gives the turn what LangChain4j's Anthropic streaming model gave it: text and
+ * thinking blocks joined with a line break, thinking signatures and redacted thinking as the message's
+ * {@code thinking_signature} / {@code redacted_thinking} attributes (sent back with the next request), tool use
+ * blocks as tool calls numbered in order (arguments from the {@code input_json_delta} pieces, {@code {}} when
+ * none), usage with cache reads and writes, the stop reason. The answer is complete at {@code message_stop}; a body
+ * that ends before it is a truncated answer (the caller reports the lost connection). {@code error} events fail the
+ * call with the provider's error type (e.g. {@code overloaded_error}, retried like HTTP 529 while nothing was shown).
+ */
+final class AnthropicStreamReader {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private final StreamAttempt attempt;
+    private final StringBuilder text = new StringBuilder();
+    private final StringBuilder thinking = new StringBuilder();
+    private final StringBuilder signatures = new StringBuilder();
+    private final List<String> redactedThinking = new ArrayList<>();
+    private final Map<Integer, Block> openBlocks = new HashMap<>();
+    private final List<ToolCall> toolCalls = new ArrayList<>();
+    private int textBlock = -1; // the block the text so far ends with
+    private int thinkingBlock = -1; // the block the thinking so far ends with
+    private String stopReason;
+    private int inputTokens, outputTokens, cacheCreationTokens, cacheReadTokens;
+
+    // The event being walked: its fields may come in any order, so they are collected first.
+    private String type;
+    private int index;
+    private String blockType, id, name, textField, thinkingField, signatureField, dataField, partialJson, stopField;
+
+    /** A content block between its start and stop. */
+    private record Block(String type, ToolCall toolCall) {}
+
+    /** One tool use being assembled; {@code index} counts tool calls only. */
+    private static final class ToolCall {
+        final int index;
+        final String id;
+        final String name;
+        final StringBuilder arguments = new StringBuilder();
+
+        ToolCall(int index, String id, String name) {
+            this.index = index;
+            this.id = id;
+            this.name = name;
+        }
+    }
+
+    private AnthropicStreamReader(StreamAttempt attempt) {
+        this.attempt = attempt;
+    }
+
+    /**
+     * Reads the body, reporting to the attempt, up to {@code message_stop} (then the complete answer is reported);
+     * returns without an answer when the body ends first.
+     */
+    static void read(InputStream body, StreamAttempt attempt) throws IOException {
+        SseReader.read(body, new AnthropicStreamReader(attempt)::event);
+    }
+
+    /** One event's data; true when the answer is complete. */
+    private boolean event(byte[] data, int length, boolean errorEvent) throws IOException {
+        attempt.activity();
+        if (!isObject(data, length)) { // blank, [DONE] or not JSON: skipped, as LangChain4j does, unless named error
+            if (errorEvent) attempt.failed(new RuntimeException(new String(data, 0, length, StandardCharsets.UTF_8)));
+            return false;
+        }
+        type = blockType = id = name = textField = thinkingField = signatureField = dataField = partialJson = stopField = null;
+        index = -1;
+        try (JsonParser p = JSON.createParser(data, 0, length)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "type" -> type = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                    case "index" -> index = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
+                    case "content_block", "delta" -> fields(p, value);
+                    case "usage" -> usage(p, value);
+                    case "message" -> message(p, value);
+                    default -> p.skipChildren();
+                }
+            }
+        }
+        if (type == null) return false;
+        switch (type) {
+            case "content_block_start" -> blockStart();
+            case "content_block_delta" -> blockDelta();
+            case "content_block_stop" -> openBlocks.remove(index);
+            case "message_delta" -> {
+                if (stopField != null) stopReason = stopField;
+            }
+            case "message_stop" -> {
+                attempt.completed(answer());
+                return true;
+            }
+            case "error" -> {
+                ProviderErrorEvent error = ProviderErrorEvent.parse(new String(data, 0, length, StandardCharsets.UTF_8));
+                attempt.failed(error != null ? error : new RuntimeException(new String(data, 0, length, StandardCharsets.UTF_8)));
+            }
+            default -> { } // message_start (its usage is taken above), ping, and event types yet to come
+        }
+        if (errorEvent && !type.equals("error")) {
+            attempt.failed(new RuntimeException(new String(data, 0, length, StandardCharsets.UTF_8)));
+        }
+        return false;
+    }
+
+    private static boolean isObject(byte[] data, int length) {
+        for (int i = 0; i < length; i++) {
+            byte b = data[i];
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') return b == '{';
+        }
+        return false;
+    }
+
+    private void blockStart() {
+        if (blockType == null) return;
+        ToolCall call = null;
+        switch (blockType) {
+            case "text" -> text(textField);
+            case "thinking" -> {
+                thinking(thinkingField);
+                signature(signatureField);
+            }
+            case "redacted_thinking" -> redacted(dataField);
+            case "tool_use" -> {
+                call = new ToolCall(toolCalls.size(), id, name);
+                toolCalls.add(call);
+                attempt.toolCallStarted(call.index, id, name);
+            }
+            default -> { } // server tool use and results: not the agent's tools
+        }
+        openBlocks.put(index, new Block(blockType, call));
+    }
+
+    private void blockDelta() {
+        Block block = openBlocks.get(index);
+        if (block == null) return; // a delta for a block that never started: ignored, as LangChain4j does
+        switch (block.type()) {
+            case "text" -> text(textField);
+            case "thinking" -> {
+                thinking(thinkingField);
+                signature(signatureField);
+            }
+            case "redacted_thinking" -> redacted(dataField);
+            case "tool_use" -> {
+                if (partialJson != null) block.toolCall().arguments.append(partialJson);
+            }
+            default -> { }
+        }
+    }
+
+    private void text(String piece) {
+        if (piece == null || piece.isEmpty()) return;
+        if (index != textBlock) { // text blocks are joined with a line break
+            if (!text.isEmpty()) text.append('\n');
+            textBlock = index;
+        }
+        text.append(piece);
+        attempt.text(piece);
+    }
+
+    private void thinking(String piece) {
+        if (piece == null || piece.isEmpty()) return;
+        if (index != thinkingBlock) {
+            if (!thinking.isEmpty()) thinking.append('\n');
+            thinkingBlock = index;
+        }
+        thinking.append(piece);
+        attempt.reasoning(piece);
+    }
+
+    private void signature(String signature) {
+        if (signature == null || signature.isEmpty()) return;
+        if (!signatures.isEmpty()) signatures.append('\n');
+        signatures.append(signature);
+    }
+
+    private void redacted(String data) {
+        if (data != null && !data.isEmpty()) redactedThinking.add(data);
+    }
+
+    /** The members of {@code content_block} or {@code delta} this reader uses. */
+    private void fields(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            if (p.nextToken() != JsonToken.VALUE_STRING) {
+                p.skipChildren();
+                continue;
+            }
+            switch (field) {
+                case "type" -> blockType = p.getText(); // a delta's own type is not needed: the block's decides
+                case "text" -> textField = p.getText();
+                case "thinking" -> thinkingField = p.getText();
+                case "partial_json" -> partialJson = p.getText();
+                case "signature" -> signatureField = p.getText();
+                case "data" -> dataField = p.getText();
+                case "id" -> id = p.getText();
+                case "name" -> name = p.getText();
+                case "stop_reason" -> stopField = p.getText();
+                default -> { }
+            }
+        }
+    }
+
+    /** {@code message_start}'s message: only its usage matters here. */
+    private void message(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            if (field.equals("usage")) usage(p, v);
+            else p.skipChildren();
+        }
+    }
+
+    /** Token counts: each one given replaces the one before (message_delta's are cumulative). */
+    private void usage(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            if (p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
+                p.skipChildren();
+                continue;
+            }
+            switch (field) {
+                case "input_tokens" -> inputTokens = p.getIntValue();
+                case "output_tokens" -> outputTokens = p.getIntValue();
+                case "cache_creation_input_tokens" -> cacheCreationTokens = p.getIntValue();
+                case "cache_read_input_tokens" -> cacheReadTokens = p.getIntValue();
+                default -> { }
+            }
+        }
+    }
+
+    /**
+     * Anthropic's stop reasons. Unlike LangChain4j (which calls it OTHER), a refusal is reported as such, and
+     * running out of context window as running out of tokens.
+     */
+    static FinishReason finishReason(String reason) {
+        if (reason == null) return null;
+        return switch (reason) {
+            case "end_turn", "stop_sequence" -> FinishReason.STOP;
+            case "max_tokens", "model_context_window_exceeded" -> FinishReason.LENGTH;
+            case "tool_use" -> FinishReason.TOOL_EXECUTION;
+            case "refusal" -> FinishReason.CONTENT_FILTER;
+            default -> FinishReason.OTHER;
+        };
+    }
+
+    private ChatResponse answer() {
+        List<ToolExecutionRequest> calls = new ArrayList<>(toolCalls.size());
+        for (ToolCall c : toolCalls) {
+            calls.add(ToolExecutionRequest.builder().id(c.id).name(c.name)
+                    .arguments(c.arguments.isEmpty() ? "{}" : c.arguments.toString()).build());
+        }
+        Map<String, Object> attributes = new HashMap<>();
+        if (!signatures.toString().isBlank()) attributes.put("thinking_signature", signatures.toString());
+        if (!redactedThinking.isEmpty()) attributes.put("redacted_thinking", List.copyOf(redactedThinking));
+        AiMessage message = AiMessage.builder()
+                .text(text.isEmpty() ? null : text.toString())
+                .thinking(thinking.isEmpty() ? null : thinking.toString())
+                .toolExecutionRequests(calls)
+                .attributes(attributes)
+                .build();
+        AnthropicTokenUsage usage = AnthropicTokenUsage.builder().inputTokenCount(inputTokens).outputTokenCount(outputTokens)
+                .cacheCreationInputTokens(cacheCreationTokens).cacheReadInputTokens(cacheReadTokens).build();
+        return ChatResponse.builder().aiMessage(message).finishReason(finishReason(stopReason)).tokenUsage(usage).build();
+    }
+}
