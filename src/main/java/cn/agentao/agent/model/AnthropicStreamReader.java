@@ -48,8 +48,16 @@ final class AnthropicStreamReader {
     private int index;
     private String blockType, id, name, textField, thinkingField, signatureField, dataField, partialJson, stopField;
 
-    /** A content block between its start and stop. */
-    private record Block(String type, ToolCall toolCall) {}
+    /** A content block between its start and stop (a class, not a record: nothing here is bound by Jackson). */
+    private static final class Block {
+        final String type;
+        final ToolCall toolCall;
+
+        Block(String type, ToolCall toolCall) {
+            this.type = type;
+            this.toolCall = toolCall;
+        }
+    }
 
     /** One tool use being assembled; {@code index} counts tool calls only. */
     private static final class ToolCall {
@@ -156,7 +164,7 @@ final class AnthropicStreamReader {
     private void blockDelta() {
         Block block = openBlocks.get(index);
         if (block == null) return; // a delta for a block that never started: ignored, as LangChain4j does
-        switch (block.type()) {
+        switch (block.type) {
             case "text" -> text(textField);
             case "thinking" -> {
                 thinking(thinkingField);
@@ -164,7 +172,7 @@ final class AnthropicStreamReader {
             }
             case "redacted_thinking" -> redacted(dataField);
             case "tool_use" -> {
-                if (partialJson != null) block.toolCall().arguments.append(partialJson);
+                if (partialJson != null) block.toolCall.arguments.append(partialJson);
             }
             default -> { }
         }
