@@ -100,9 +100,10 @@ final class AnthropicStreamReader {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
                 switch (field) {
-                    case "type" -> type = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                    case "type" -> type = value == JsonToken.VALUE_STRING ? eventType(p) : null;
                     case "index" -> index = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
-                    case "content_block", "delta" -> fields(p, value);
+                    case "content_block" -> fields(p, value, true);
+                    case "delta" -> fields(p, value, false);
                     case "usage" -> usage(p, value);
                     case "message" -> message(p, value);
                     default -> p.skipChildren();
@@ -208,8 +209,27 @@ final class AnthropicStreamReader {
         if (data != null && !data.isEmpty()) redactedThinking.add(data);
     }
 
-    /** The members of {@code content_block} or {@code delta} this reader uses. */
-    private void fields(JsonParser p, JsonToken value) throws IOException {
+    private static final String[] EVENT_TYPES = {"content_block_delta", "content_block_start", "content_block_stop",
+            "message_start", "message_delta", "message_stop", "ping", "error"};
+
+    /** The event's type, one of the constants above when it is one (no string made per event). */
+    private static String eventType(JsonParser p) throws IOException {
+        char[] chars = p.getTextCharacters();
+        int offset = p.getTextOffset(), length = p.getTextLength();
+        for (String known : EVENT_TYPES) {
+            if (equals(known, chars, offset, length)) return known;
+        }
+        return p.getText();
+    }
+
+    private static boolean equals(String s, char[] chars, int offset, int length) {
+        if (s.length() != length) return false;
+        for (int i = 0; i < length; i++) if (s.charAt(i) != chars[offset + i]) return false;
+        return true;
+    }
+
+    /** The members of {@code content_block} ({@code block}) or {@code delta} this reader uses. */
+    private void fields(JsonParser p, JsonToken value, boolean block) throws IOException {
         if (value != JsonToken.START_OBJECT) {
             p.skipChildren();
             return;
@@ -221,7 +241,9 @@ final class AnthropicStreamReader {
                 continue;
             }
             switch (field) {
-                case "type" -> blockType = p.getText(); // a delta's own type is not needed: the block's decides
+                case "type" -> {
+                    if (block) blockType = p.getText(); // a delta's own type is not needed: the block's decides
+                }
                 case "text" -> textField = p.getText();
                 case "thinking" -> thinkingField = p.getText();
                 case "partial_json" -> partialJson = p.getText();
