@@ -88,8 +88,8 @@ final class AnthropicStreamReader {
     /** One event's data; true when the answer is complete. */
     private boolean event(byte[] data, int length, boolean errorEvent) throws IOException {
         attempt.activity();
-        if (!isObject(data, length)) { // blank, [DONE] or not JSON: skipped, as LangChain4j does, unless named error
-            if (errorEvent) attempt.failed(new RuntimeException(new String(data, 0, length, StandardCharsets.UTF_8)));
+        if (!startsAnObject(data, length)) { // blank, [DONE] or not JSON: skipped, as LangChain4j does, unless named error
+            if (errorEvent) failed(data, length);
             return false;
         }
         type = blockType = id = name = textField = thinkingField = signatureField = dataField = partialJson = stopField = null;
@@ -110,6 +110,10 @@ final class AnthropicStreamReader {
                 }
             }
         }
+        if (errorEvent || "error".equals(type)) {
+            failed(data, length);
+            return false;
+        }
         if (type == null) return false;
         switch (type) {
             case "content_block_start" -> blockStart();
@@ -122,19 +126,22 @@ final class AnthropicStreamReader {
                 attempt.completed(answer());
                 return true;
             }
-            case "error" -> {
-                ProviderErrorEvent error = ProviderErrorEvent.parse(new String(data, 0, length, StandardCharsets.UTF_8));
-                attempt.failed(error != null ? error : new RuntimeException(new String(data, 0, length, StandardCharsets.UTF_8)));
-            }
             default -> { } // message_start (its usage is taken above), ping, and event types yet to come
-        }
-        if (errorEvent && !type.equals("error")) {
-            attempt.failed(new RuntimeException(new String(data, 0, length, StandardCharsets.UTF_8)));
         }
         return false;
     }
 
-    private static boolean isObject(byte[] data, int length) {
+    /**
+     * An error event: {@code {"type":"error","error":{"type":"overloaded_error",...}}} becomes a provider error of
+     * that type; anything else fails the call with its text (see ModelErrors.failure).
+     */
+    private void failed(byte[] data, int length) {
+        String text = new String(data, 0, length, StandardCharsets.UTF_8);
+        ProviderErrorEvent error = ProviderErrorEvent.parse(text);
+        attempt.failed(error != null ? error : new RuntimeException(text));
+    }
+
+    private static boolean startsAnObject(byte[] data, int length) {
         for (int i = 0; i < length; i++) {
             byte b = data[i];
             if (b != ' ' && b != '\t' && b != '\n' && b != '\r') return b == '{';
@@ -145,68 +152,56 @@ final class AnthropicStreamReader {
     private void blockStart() {
         if (blockType == null) return;
         ToolCall call = null;
-        switch (blockType) {
-            case "text" -> text(textField);
-            case "thinking" -> {
-                thinking(thinkingField);
-                signature(signatureField);
-            }
-            case "redacted_thinking" -> redacted(dataField);
-            case "tool_use" -> {
-                call = new ToolCall(toolCalls.size(), id, name);
-                toolCalls.add(call);
-                attempt.toolCallStarted(call.index, id, name);
-            }
-            default -> { } // server tool use and results: not the agent's tools
+        if (blockType.equals("tool_use")) {
+            call = new ToolCall(toolCalls.size(), id, name);
+            toolCalls.add(call);
+            attempt.toolCallStarted(call.index, id, name);
         }
-        openBlocks.put(index, new Block(blockType, call));
+        Block block = new Block(blockType, call);
+        openBlocks.put(index, block);
+        content(block); // a block may start with content of its own
     }
 
     private void blockDelta() {
         Block block = openBlocks.get(index);
-        if (block == null) return; // a delta for a block that never started: ignored, as LangChain4j does
+        if (block != null) content(block); // a delta for a block that never started: ignored, as LangChain4j does
+    }
+
+    /** What the event at hand brings to {@code block}, by the block's type. */
+    private void content(Block block) {
         switch (block.type) {
-            case "text" -> text(textField);
-            case "thinking" -> {
-                thinking(thinkingField);
-                signature(signatureField);
+            case "text" -> {
+                if (join(text, textBlock, textField)) {
+                    textBlock = index;
+                    attempt.text(textField);
+                }
             }
-            case "redacted_thinking" -> redacted(dataField);
+            case "thinking" -> {
+                if (join(thinking, thinkingBlock, thinkingField)) {
+                    thinkingBlock = index;
+                    attempt.reasoning(thinkingField);
+                }
+                join(signatures, -1, signatureField);
+            }
+            case "redacted_thinking" -> {
+                if (dataField != null && !dataField.isEmpty()) redactedThinking.add(dataField);
+            }
             case "tool_use" -> {
                 if (partialJson != null) block.toolCall.arguments.append(partialJson);
             }
-            default -> { }
+            default -> { } // server tool use and results: not the agent's tools
         }
     }
 
-    private void text(String piece) {
-        if (piece == null || piece.isEmpty()) return;
-        if (index != textBlock) { // text blocks are joined with a line break
-            if (!text.isEmpty()) text.append('\n');
-            textBlock = index;
-        }
-        text.append(piece);
-        attempt.text(piece);
-    }
-
-    private void thinking(String piece) {
-        if (piece == null || piece.isEmpty()) return;
-        if (index != thinkingBlock) {
-            if (!thinking.isEmpty()) thinking.append('\n');
-            thinkingBlock = index;
-        }
-        thinking.append(piece);
-        attempt.reasoning(piece);
-    }
-
-    private void signature(String signature) {
-        if (signature == null || signature.isEmpty()) return;
-        if (!signatures.isEmpty()) signatures.append('\n');
-        signatures.append(signature);
-    }
-
-    private void redacted(String data) {
-        if (data != null && !data.isEmpty()) redactedThinking.add(data);
+    /**
+     * Appends a non-empty piece from block {@code index}, after a line break when what is there came from another
+     * block ({@code lastBlock}; -1: always); false when there was nothing to append.
+     */
+    private boolean join(StringBuilder to, int lastBlock, String piece) {
+        if (piece == null || piece.isEmpty()) return false;
+        if ((lastBlock < 0 || index != lastBlock) && !to.isEmpty()) to.append('\n');
+        to.append(piece);
+        return true;
     }
 
     private static final String[] EVENT_TYPES = {"content_block_delta", "content_block_start", "content_block_stop",
@@ -230,16 +225,8 @@ final class AnthropicStreamReader {
 
     /** The members of {@code content_block} ({@code block}) or {@code delta} this reader uses. */
     private void fields(JsonParser p, JsonToken value, boolean block) throws IOException {
-        if (value != JsonToken.START_OBJECT) {
-            p.skipChildren();
-            return;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            if (p.nextToken() != JsonToken.VALUE_STRING) {
-                p.skipChildren();
-                continue;
-            }
+        if (!isObject(p, value)) return;
+        for (String field; (field = nextMember(p, JsonToken.VALUE_STRING)) != null; ) {
             switch (field) {
                 case "type" -> {
                     if (block) blockType = p.getText(); // a delta's own type is not needed: the block's decides
@@ -259,30 +246,17 @@ final class AnthropicStreamReader {
 
     /** {@code message_start}'s message: only its usage matters here. */
     private void message(JsonParser p, JsonToken value) throws IOException {
-        if (value != JsonToken.START_OBJECT) {
-            p.skipChildren();
-            return;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken v = p.nextToken();
-            if (field.equals("usage")) usage(p, v);
+        if (!isObject(p, value)) return;
+        for (String field; (field = nextMember(p, JsonToken.START_OBJECT)) != null; ) {
+            if (field.equals("usage")) usage(p, JsonToken.START_OBJECT);
             else p.skipChildren();
         }
     }
 
     /** Token counts: each one given replaces the one before (message_delta's are cumulative). */
     private void usage(JsonParser p, JsonToken value) throws IOException {
-        if (value != JsonToken.START_OBJECT) {
-            p.skipChildren();
-            return;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            if (p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
-                p.skipChildren();
-                continue;
-            }
+        if (!isObject(p, value)) return;
+        for (String field; (field = nextMember(p, JsonToken.VALUE_NUMBER_INT)) != null; ) {
             switch (field) {
                 case "input_tokens" -> inputTokens = p.getIntValue();
                 case "output_tokens" -> outputTokens = p.getIntValue();
@@ -291,6 +265,23 @@ final class AnthropicStreamReader {
                 default -> { }
             }
         }
+    }
+
+    /** True when the value at hand is an object to walk; anything else is skipped. */
+    private static boolean isObject(JsonParser p, JsonToken value) throws IOException {
+        if (value == JsonToken.START_OBJECT) return true;
+        p.skipChildren();
+        return false;
+    }
+
+    /** The name of the object's next member whose value is {@code wanted} (others are skipped); null at its end. */
+    private static String nextMember(JsonParser p, JsonToken wanted) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            if (p.nextToken() == wanted) return field;
+            p.skipChildren();
+        }
+        return null;
     }
 
     /**
