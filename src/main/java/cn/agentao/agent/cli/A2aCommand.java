@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.childenv.CredentialNames;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.door.a2a.A2aServer;
@@ -85,6 +86,7 @@ public final class A2aCommand implements Runnable {
                     throw new ParameterException(spec.commandLine(), "--token-env " + tokenEnv + ": that environment variable is not set or empty");
                 }
             }
+            if (tokenEnv != null) CredentialNames.declare(tokenEnv); // kept from every child, whatever its name
             Logging.configure(logLevel, null);
             Path configDir = ConfigLocations.userConfigDir(env);
             SessionService sessions = CoreFactory.create(env, sessionsDir);

@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.childenv.CredentialNames;
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.door.agora.AgoraDoor;
@@ -79,6 +80,7 @@ public final class AgoraCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         AgoraDoor.Options options = options();
+        if (tokenEnv != null) CredentialNames.declare(tokenEnv); // kept from every child, whatever its name
         Logging.configure(logLevel, null);
         SessionService sessions = CoreFactory.create(env, sessionsDir);
         if (!sessions.configured(options.cwd())) {

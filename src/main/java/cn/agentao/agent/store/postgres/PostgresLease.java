@@ -17,7 +17,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * A lease on a session in PostgreSQL: the session's advisory lock, held by a connection of the lease's own. Each
+ * A lease on a session in PostgreSQL: the session's advisory lock, held by a connection of the lease's own (from the
+ * repository's lease pool, given back unlocked when the lease ends). Each
  * append is one transaction on that connection (the record and the session's summary together). If the
  * connection is lost the lock is gone with it: the lease is no longer held and appends fail with a clear error,
  * until the next append finds the database back, retakes the lock and sees that nobody wrote meanwhile.
@@ -25,6 +26,7 @@ import java.time.temporal.ChronoUnit;
 final class PostgresLease implements SessionLease {
     private final String sessionId;
     private final Reconnect reconnect;
+    private final java.util.function.Consumer<Connection> giveBack;
     private Connection connection;
     private final Clock clock;
     private final String where;
@@ -37,11 +39,12 @@ final class PostgresLease implements SessionLease {
         Connection relock() throws SQLException;
     }
 
-    PostgresLease(String sessionId, Connection connection, Reconnect reconnect, Clock clock, long lastSeq, String where)
-            throws SQLException {
+    PostgresLease(String sessionId, Connection connection, Reconnect reconnect, java.util.function.Consumer<Connection> giveBack,
+                  Clock clock, long lastSeq, String where) throws SQLException {
         this.sessionId = sessionId;
         this.connection = connection;
         this.reconnect = reconnect;
+        this.giveBack = giveBack;
         this.clock = clock;
         this.lastSeq = lastSeq;
         this.where = where;
@@ -121,21 +124,11 @@ final class PostgresLease implements SessionLease {
                 }
             }
             fresh.setAutoCommit(false);
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // already broken
-            }
+            giveBack.accept(connection); // broken: dropped from the pool
             connection = fresh;
             lost = false;
         } catch (SQLException | RuntimeException e) {
-            if (fresh != null) {
-                try {
-                    fresh.close();
-                } catch (SQLException ignored) {
-                    // gone either way
-                }
-            }
+            if (fresh != null) giveBack.accept(fresh);
             if (e instanceof SessionStoreException s) throw s;
             throw new SessionStoreException("could not append to session " + sessionId + ": the connection to " + where
                     + " was lost and cannot be made again: " + e.getMessage(), e);
@@ -155,20 +148,11 @@ final class PostgresLease implements SessionLease {
         return !closed && !lost;
     }
 
-    /** Ends the lease: releases its advisory lock and closes its connection. Appends were committed one by one. */
+    /** Ends the lease: releases its advisory lock and gives its connection back. Appends were committed one by one. */
     @Override
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        try (Connection c = connection) {
-            c.rollback();
-            // released here, not left to the server's asynchronous end of the connection, so that the session can
-            // be leased again at once
-            try (PreparedStatement ps = c.prepareStatement("select pg_advisory_unlock_all()")) {
-                ps.execute();
-            }
-        } catch (SQLException e) {
-            // the lock ends with the connection whatever the driver says
-        }
+        giveBack.accept(connection);
     }
 }
