@@ -7,9 +7,10 @@
 // "ASK-USER…" with an ask_user call ("Which colour?"), then "thanks".
 // Prints a JSON summary; exits 1 on any failed check.
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { Role, TaskState } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import { check, RESPONSE_OF } from './a2a-schema.mjs';
+import { artifactText, collect, sdkMessage } from './sdk-util.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((a, v, i, all) => (v.startsWith('--') ? [...a, [v.slice(2), all[i + 1]]] : a), []));
 const base = args.url;
@@ -119,25 +120,6 @@ async function wire() {
 }
 
 // ---- the SDK client
-function sdkMessage(text, extra = {}) {
-  return { message: { messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
-    contextId: '', taskId: '', metadata: undefined, extensions: [], referenceTaskIds: [], ...extra } };
-}
-
-function artifactText(task) {
-  return (task.artifacts || []).flatMap((a) => a.parts).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
-}
-
-/** Reads events until `until` holds (the stream stays open) or the stream ends. */
-async function collect(gen, until) {
-  const events = [];
-  for (;;) {
-    const { value, done } = await gen.next();
-    if (done) return events;
-    events.push(value.payload);
-    if (until && until(value.payload)) return events;
-  }
-}
 
 async function sdk() {
   const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {

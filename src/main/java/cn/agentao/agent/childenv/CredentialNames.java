@@ -17,7 +17,9 @@ import java.util.Set;
  *       ({@code STRIPE_KEY}, {@code GITHUB_PAT}, {@code MYSQL_PWD}, {@code NPM_CONFIG__AUTH}).</li>
  * </ul>
  * Ordinary names stay ordinary: {@code TOKENIZERS_PARALLELISM}, {@code SSH_AUTH_SOCK}, {@code PWD},
- * {@code KEYTIMEOUT}.
+ * {@code KEYTIMEOUT}. A variable the command line names for a secret of the process's own (a server's token:
+ * {@code a2a serve --token-env}, {@code agora --token-env}; the session store's password: {@code --store-password-env})
+ * is {@link #declare declared} a credential whatever its name.
  */
 public final class CredentialNames {
     private static final List<String> WORD_ENDINGS =
@@ -25,10 +27,26 @@ public final class CredentialNames {
     private static final Set<String> BEFORE_KEY = Set.of("API", "ACCESS", "PRIVATE");
     private static final Set<String> LAST_WORDS = Set.of("KEY", "PAT", "PWD");
 
+    private static final Set<String> DECLARED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private CredentialNames() {}
+
+    /**
+     * Makes {@code name} a credential for the rest of the process, whatever it is called: the variable holding the
+     * token a server of this process checks. It never reaches a child process, even when {@code passEnv} names it.
+     */
+    public static void declare(String name) {
+        if (name != null && !name.isEmpty()) DECLARED.add(name);
+    }
+
+    /** Whether {@link #declare} made {@code name} a credential. */
+    public static boolean isDeclared(String name) {
+        return name != null && DECLARED.contains(name);
+    }
 
     public static boolean isCredential(String name) {
         if (name == null || name.isEmpty()) return false;
+        if (DECLARED.contains(name)) return true;
         String previous = null;
         String last = null;
         int count = 0;

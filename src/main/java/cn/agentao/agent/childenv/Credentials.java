@@ -51,7 +51,7 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
         environment.forEach((name, value) -> {
             if (CredentialNames.isCredential(name) || keyVariables.contains(name)) values.add(value);
         });
-        for (String passed : passEnv) values.remove(environment.get(passed));
+        for (String passed : passEnv) if (!CredentialNames.isDeclared(passed)) values.remove(environment.get(passed));
         return new Credentials(keyVariables, values, Set.copyOf(passEnv));
     }
 
@@ -75,7 +75,7 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
 
     /** Whether the variable {@code name=value} must be kept from a child: a credential name or a secret value. */
     public boolean hides(String name, String value) {
-        if (passEnv.contains(name)) return false;
+        if (passEnv.contains(name) && !CredentialNames.isDeclared(name)) return false;
         return isCredentialName(name) || holdsSecret(value);
     }
 

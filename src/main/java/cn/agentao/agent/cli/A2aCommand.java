@@ -1,5 +1,7 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.childenv.CredentialNames;
+import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.door.a2a.A2aServer;
@@ -8,6 +10,7 @@ import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.tools.ToolRegistry;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -64,6 +67,9 @@ public final class A2aCommand implements Runnable {
         @Option(names = "--sessions-dir", paramLabel = "DIR", description = "Session store directory (default as for --acp).")
         Path sessionsDir;
 
+        @Mixin
+        StoreOptions store = new StoreOptions();
+
         @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "${env:AGENT_LOG_LEVEL:-warn}",
                 description = "Log level: error, warn, info, debug or trace (default: ${DEFAULT-VALUE}). Logs go to stderr.")
         String logLevel;
@@ -85,12 +91,20 @@ public final class A2aCommand implements Runnable {
                     throw new ParameterException(spec.commandLine(), "--token-env " + tokenEnv + ": that environment variable is not set or empty");
                 }
             }
+            if (tokenEnv != null) CredentialNames.declare(tokenEnv); // kept from every child, whatever its name
             Logging.configure(logLevel, null);
             Path configDir = ConfigLocations.userConfigDir(env);
-            SessionService sessions = CoreFactory.create(env, sessionsDir);
+            SessionService sessions = CoreFactory.create(store.environment(env), sessionsDir);
             if (!sessions.configured(dir)) {
                 spec.commandLine().getErr().println("agent a2a serve: no model provider is configured. " + sessions.authHelp());
                 return 2;
+            }
+            try {
+                sessions.list(null, null, 1); // a store that cannot be used stops the server before it listens
+            } catch (CoreException e) {
+                spec.commandLine().getErr().println("agent a2a serve: " + e.getMessage());
+                sessions.close();
+                return 1;
             }
             NetworkGuard guard = ToolCalls.networkGuard(env);
             A2aServer server;

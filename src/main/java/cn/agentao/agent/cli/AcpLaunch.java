@@ -28,7 +28,7 @@ public final class AcpLaunch {
     public static final long DEFAULT_MAX_MESSAGE_BYTES = 100L * 1024 * 1024;
 
     /** The ACP-mode settings; {@code resume} is null (no resume), "" (latest for the cwd) or an id/prefix. */
-    public record Options(String resume, String logLevel, Path logFile, Path sessionsDir, long maxMessageBytes) {}
+    public record Options(String resume, String logLevel, Path logFile, Path sessionsDir, long maxMessageBytes, StoreOptions store) {}
 
     private AcpLaunch() {}
 
@@ -46,6 +46,7 @@ public final class AcpLaunch {
         String resume = null, level = defaultLogLevel();
         Path logFile = null, sessions = null;
         long max = DEFAULT_MAX_MESSAGE_BYTES;
+        StoreOptions store = new StoreOptions();
         try {
             ArgCursor arg = new ArgCursor(args);
             while (arg.next()) {
@@ -69,19 +70,24 @@ public final class AcpLaunch {
                             }
                         }
                     }
-                    default -> { return null; }
+                    default -> {
+                        if (!StoreOptions.isOption(name)) return null;
+                        String v = arg.value();
+                        if (v == null) return null;
+                        store.accept(name, v);
+                    }
                 }
             }
         } catch (NumberFormatException | InvalidPathException e) {
             return null;
         }
         if (!acp || !Logging.isLevel(level)) return null;
-        return new Options(resume, level, logFile, sessions, max);
+        return new Options(resume, level, logFile, sessions, max, store);
     }
 
     /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
-        SessionService sessions = CoreFactory.create(env, options.sessionsDir());
+        SessionService sessions = CoreFactory.create(options.store().environment(env), options.sessionsDir());
         // editor sessions only (not in CoreFactory): in an Agora space these tools would let one space's messages
         // read or talk in another space
         AgoraToolSource.fromConfigFile(ConfigLocations.userConfigDir(env).resolve("config.json"), env, Version.current())

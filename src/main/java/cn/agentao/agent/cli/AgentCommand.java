@@ -1,6 +1,7 @@
 package cn.agentao.agent.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -81,6 +82,9 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Largest ACP message accepted, in bytes, at least 1024 (default: ${DEFAULT-VALUE}); a larger one is answered with an error.")
     long maxMessageBytes;
 
+    @Mixin
+    StoreOptions store = new StoreOptions();
+
     @Spec
     CommandSpec spec;
 
@@ -93,6 +97,6 @@ public final class AgentCommand implements Callable<Integer> {
         if (maxMessageBytes < 1024) {
             throw new ParameterException(spec.commandLine(), "--max-message-bytes must be at least 1024");
         }
-        return AcpLaunch.run(new AcpLaunch.Options(resume, logLevel, logFile, sessionsDir, maxMessageBytes));
+        return AcpLaunch.run(new AcpLaunch.Options(resume, logLevel, logFile, sessionsDir, maxMessageBytes, store));
     }
 }

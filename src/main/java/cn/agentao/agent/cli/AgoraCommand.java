@@ -1,11 +1,13 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.childenv.CredentialNames;
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.door.agora.AgoraDoor;
 import cn.agentao.agent.door.agora.AgoraLink;
 import cn.agentao.agent.permission.Mode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -69,6 +71,9 @@ public final class AgoraCommand implements Callable<Integer> {
     @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "${env:AGENT_LOG_LEVEL:-warn}", description = "Log level (default: ${DEFAULT-VALUE}); logs go to stderr.")
     String logLevel;
 
+    @Mixin
+    StoreOptions store = new StoreOptions();
+
     private final Map<String, String> env;
 
     public AgoraCommand() { this(System.getenv()); }
@@ -79,12 +84,21 @@ public final class AgoraCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         AgoraDoor.Options options = options();
+        if (tokenEnv != null) CredentialNames.declare(tokenEnv); // kept from every child, whatever its name
         Logging.configure(logLevel, null);
-        SessionService sessions = CoreFactory.create(env, sessionsDir);
+        SessionService sessions = CoreFactory.create(store.environment(env), sessionsDir);
         if (!sessions.configured(options.cwd())) {
             err.println("agent agora: no model provider is configured. " + sessions.authHelp());
             err.flush();
             return 2;
+        }
+        try {
+            sessions.list(null, null, 1); // a store that cannot be used stops the door before it connects
+        } catch (CoreException e) {
+            err.println("agent agora: " + e.getMessage());
+            err.flush();
+            sessions.close();
+            return 1;
         }
         AgoraDoor door = new AgoraDoor(sessions, options, line -> { err.println(line); err.flush(); });
         Signals.onTerminate(() -> {

@@ -30,5 +30,7 @@ final class Logging {
         if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "warn");
         // HikariCP (the PostgreSQL store's pool) announces every start and stop at INFO.
         if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
+        // ... and logs a stack trace when the store cannot be reached, which the store's own error already says in a line
+        if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari.pool.HikariPool", "off");
     }
 }

@@ -13,6 +13,7 @@ import cn.agentao.agent.store.TranscriptRenderer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -75,8 +76,8 @@ public final class SessionsCommand implements Callable<Integer> {
         return 0;
     }
 
-    SessionRepository store() {
-        return SessionRepositories.open(env, sessionsDir);
+    SessionRepository store(StoreOptions options) {
+        return SessionRepositories.open(options.environment(env), sessionsDir);
     }
 
     /** A subcommand: failures become one line on err and exit code 1, not a stack trace. */
@@ -88,11 +89,14 @@ public final class SessionsCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
+        @Mixin
+        StoreOptions storeOptions = new StoreOptions();
+
         @Override
         public final Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             try {
-                return run(parent.store(), out);
+                return run(parent.store(storeOptions), out);
             } catch (SessionStoreException | IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent sessions " + spec.name() + ": " + e.getMessage());
                 return 1;

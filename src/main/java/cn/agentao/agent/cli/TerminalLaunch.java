@@ -20,7 +20,7 @@ final class TerminalLaunch {
 
     /** The options of the terminal modes; {@code logLevel} null when not given (then loggers stay quiet). */
     record Options(String print, OutputFormat format, String mode, String model, boolean continueLatest, String resume,
-                   Path sessionsDir, String logLevel, Path logFile) {}
+                   Path sessionsDir, String logLevel, Path logFile, StoreOptions store) {}
 
     /**
      * Reads the common terminal command lines ({@code agent}, {@code agent -p PROMPT --output-format json}, …)
@@ -32,6 +32,7 @@ final class TerminalLaunch {
         OutputFormat format = OutputFormat.TEXT;
         boolean cont = false;
         Path sessions = null, logFile = null;
+        StoreOptions store = new StoreOptions();
         try {
             ArgCursor arg = new ArgCursor(args);
             while (arg.next()) {
@@ -55,7 +56,12 @@ final class TerminalLaunch {
                             default -> logFile = Path.of(v);
                         }
                     }
-                    default -> { return null; }
+                    default -> {
+                        if (!StoreOptions.isOption(name)) return null;
+                        String v = arg.value();
+                        if (v == null) return null;
+                        store.accept(name, v);
+                    }
                 }
             }
         } catch (IllegalArgumentException e) { // a bad format or path: Picocli says so
@@ -66,7 +72,7 @@ final class TerminalLaunch {
             String env = System.getenv("AGENT_LOG_LEVEL");
             if (env != null && Logging.isLevel(env)) level = env;
         }
-        return new Options(print, format, mode, model, cont, resume, sessions, level, logFile);
+        return new Options(print, format, mode, model, cont, resume, sessions, level, logFile, store);
     }
 
     /** Picocli's parse of the same options, checked the same way (a problem is Picocli's usage error, exit 2). */
@@ -90,7 +96,7 @@ final class TerminalLaunch {
             throw new ParameterException(c.spec.commandLine(), "--log-level must be one of error, warn, info, debug, trace (got '" + c.logLevel + "')");
         }
         return new Options(c.print, format, c.mode, c.model, c.continueLatest, c.resume, c.sessionsDir,
-                explicitLevel ? c.logLevel : null, c.logFile);
+                explicitLevel ? c.logLevel : null, c.logFile, c.store);
     }
 
     static int run(Options c) {
@@ -98,7 +104,7 @@ final class TerminalLaunch {
         Logging.configure(c.logLevel() != null ? c.logLevel() : (c.logFile() != null ? "info" : "off"), c.logFile());
         String resume = c.continueLatest() ? "" : c.resume();
         Path cwd = Path.of("").toAbsolutePath();
-        Map<String, String> env = System.getenv();
+        Map<String, String> env = c.store().environment(System.getenv());
         boolean stdinTerminal = Terminals.stdinIsTerminal();
         if (c.print() == null && stdinTerminal) {
             if (!Terminals.interactive()) {

@@ -94,12 +94,21 @@ public final class Engine {
         trust.problem().ifPresent(w -> session.notice("Configuration: " + w));
         ProjectFiles.outsideWorkspace(session.cwd()).forEach(session::notice);
         mcp.start(session);
-        if (restored != null) {
-            session.conversation().replace(restored.history());
-            session.usage(restored.usage());
-            JsonNode permissions = restored.state() == null ? null : restored.state().permissions();
-            if (permissions != null && permissions.isObject()) session.permissions(PermissionMemory.fromJson(permissions));
-        }
+        if (restored != null) restoreConversation(session, restored);
+    }
+
+    /** Takes up a session as another instance left it (its turns since this one last saw it): settings and history. */
+    void catchUp(Session session, SessionReplay.Restored restored) {
+        settings.restore(session, restored.state());
+        if (restored.title() != null) session.title(restored.title());
+        restoreConversation(session, restored);
+    }
+
+    private static void restoreConversation(Session session, SessionReplay.Restored restored) {
+        session.conversation().replace(restored.history());
+        session.usage(restored.usage());
+        JsonNode permissions = restored.state() == null ? null : restored.state().permissions();
+        if (permissions != null && permissions.isObject()) session.permissions(PermissionMemory.fromJson(permissions));
     }
 
     /** The door's user knows the session: the command list, the held notices, then the pending trust question. */

@@ -11,6 +11,8 @@ import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.core.repository.SessionBusyException;
+import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.PermissionMemory;
@@ -95,11 +97,28 @@ public final class Session {
      */
     public void ready() { engine.ready(this); }
 
-    /** Reserves the turn slot; {@link CoreException.Busy} when a turn is already running or the session is closed. */
+    /**
+     * Reserves the turn slot and, in a shared store, the session's lease (reading first what another instance added
+     * meanwhile); {@link CoreException.Busy} when a turn is already running, here or on another instance, when the
+     * store cannot be reached, or when the session is closed. Run the turn: that frees both.
+     */
     public Turn beginTurn() throws CoreException.Busy {
         if (closed) throw new CoreException.Busy("session " + id + " is closed");
         Turn turn = new Turn();
         if (!activeTurn.compareAndSet(null, turn)) throw new CoreException.Busy("session " + id + " already has an active turn");
+        try {
+            SessionReplay.Restored moved = journal.acquire();
+            if (moved != null) engine.catchUp(this, moved);
+        } catch (SessionBusyException e) {
+            activeTurn.compareAndSet(turn, null);
+            throw new CoreException.Busy("session " + id + " is answering on another agent instance; try again when that turn ends");
+        } catch (SessionStoreException e) {
+            activeTurn.compareAndSet(turn, null);
+            throw new CoreException.Busy("session " + id + " cannot be continued now: " + e.getMessage());
+        } catch (RuntimeException e) {
+            activeTurn.compareAndSet(turn, null);
+            throw e;
+        }
         return turn;
     }
 
@@ -221,7 +240,11 @@ public final class Session {
                     return new TurnResult(reason, usage, text.toString(), error);
                 }
             } finally {
-                activeTurn.compareAndSet(this, null);
+                try {
+                    journal.release();
+                } finally {
+                    activeTurn.compareAndSet(this, null);
+                }
             }
         }
     }

@@ -27,8 +27,12 @@ import java.util.function.Consumer;
 public final class SessionReplay implements Consumer<ObjectNode> {
     private static final Logger log = LoggerFactory.getLogger(SessionReplay.class);
 
-    /** What a load restores. {@code state} is the latest settings snapshot (null if none was written). */
-    public record Restored(List<ChatMessage> history, EngineRecord.State state, String title, List<AgentEvent> events, UsageTotals usage) {}
+    /**
+     * What a load restores. {@code state} is the latest settings snapshot (null if none was written); {@code lastSeq}
+     * the seq of the last record read (0 for none).
+     */
+    public record Restored(List<ChatMessage> history, EngineRecord.State state, String title, List<AgentEvent> events,
+                           UsageTotals usage, long lastSeq) {}
 
     private final String sessionId;
     private final List<ChatMessage> history = new ArrayList<>();
@@ -40,6 +44,7 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     private EngineRecord.State state;
     private String title;
     private EngineRecord.Plan plan;
+    private long lastSeq;
 
     private static final class ToolCallState {
         AgentEvent.ToolCallStarted call;
@@ -67,6 +72,7 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     /** Takes the next stored record (the whole line); one that cannot be read is skipped with a warning. */
     @Override
     public void accept(ObjectNode line) {
+        lastSeq = Math.max(lastSeq, line.path("seq").asLong());
         try {
             add(EngineRecords.read(line));
         } catch (RuntimeException e) {
@@ -119,7 +125,7 @@ public final class SessionReplay implements Consumer<ObjectNode> {
             call.places.forEach(i -> updates.set(i, last));
         }
         if (plan != null) updates.add(new AgentEvent.PlanChanged(plan.entries()));
-        return new Restored(repair(history), state, title, updates, usage);
+        return new Restored(repair(history), state, title, updates, usage, lastSeq);
     }
 
     private static AgentEvent.ToolCallStarted merge(AgentEvent.ToolCallStarted c, EngineRecord.ToolCallUpdated u) {

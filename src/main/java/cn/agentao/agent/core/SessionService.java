@@ -12,8 +12,10 @@ import cn.agentao.agent.core.repository.SessionLease;
 import cn.agentao.agent.core.repository.SessionNotFoundException;
 import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.repository.StoreUnavailableException;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.core.repository.StoredSession;
+import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -111,12 +113,14 @@ public final class SessionService implements AutoCloseable {
         SessionJournal journal;
         String unsaved = null;
         try {
-            journal = new StoreJournal(store.create(id, spec.cwd(), header(spec)));
+            journal = journal(store.create(id, spec.cwd(), header(spec)));
         } catch (SessionExistsException e) {
             throw new CoreException.Busy("session " + id + " already exists; reopen it instead");
         } catch (IllegalArgumentException e) {
             if (!chosenId) throw e;
             throw new CoreException.InvalidArgument("\"" + id + "\" cannot be a session id: " + e.getMessage());
+        } catch (StoreUnavailableException e) { // the store chosen cannot be used at all: say so now, not after the talk
+            throw new CoreException.StorageFailed(e.getMessage() + "; " + store.relocateHint(), e);
         } catch (SessionStoreException e) {
             // an unusable store must not make the agent unusable: run this session without persistence, and say so
             journal = SessionJournal.NONE;
@@ -125,8 +129,41 @@ public final class SessionService implements AutoCloseable {
         }
         Session session = new Session(id, spec, host, engine, journal);
         engine.open(session, null);
+        journal.release(); // a shared store's lease is taken again by each turn
         if (unsaved != null) session.notice(unsaved);
         register(session);
+        return session;
+    }
+
+    /** The journal of a session whose lease is held: kept while it is open, or, in a shared store, per turn. */
+    private SessionJournal journal(SessionLease held) {
+        return store.shared() ? new TurnLeaseJournal(store, held) : new StoreJournal(held);
+    }
+
+    /**
+     * Reopens a saved session of a shared store: no lease is kept (each turn takes it), so the session may be live
+     * on another instance too; whichever runs a turn reads first what the other added.
+     */
+    private Session reopenShared(String id, Spec spec, Host host, boolean replay) throws CoreException {
+        if (!saved(id, () -> store.exists(id))) throw new CoreException.NotFound("unknown sessionId: " + id);
+        SessionReplay.Restored restored = saved(id, () -> SessionReplay.restore(store, id));
+        Session session = new Session(id, spec, host, engine, new TurnLeaseJournal(store, id, restored.lastSeq()));
+        try {
+            engine.open(session, restored);
+        } catch (RuntimeException e) {
+            session.close();
+            log.error("session {} could not be restored", id, e);
+            throw new CoreException("session " + id + " cannot be restored: " + e.getClass().getSimpleName(), e);
+        }
+        if (replay) {
+            for (AgentEvent e : restored.events()) host.emit(e);
+            if (session.title() != null) host.emit(new AgentEvent.TitleChanged(session.title(), null));
+        }
+        if (live.putIfAbsent(id, session) != null) {
+            session.close();
+            throw new CoreException.Busy("session " + id + " is already open");
+        }
+        session.onClose(() -> live.remove(id, session));
         return session;
     }
 
@@ -137,6 +174,7 @@ public final class SessionService implements AutoCloseable {
      */
     public Session reopen(String id, Spec spec, Host host, boolean replay) throws CoreException {
         if (live.containsKey(id)) throw new CoreException.Busy("session " + id + " is already open");
+        if (store.shared()) return reopenShared(id, spec, host, replay);
         SessionLease writer = saved(id, () -> store.lease(id));
         Session session = null;
         try {
@@ -186,8 +224,9 @@ public final class SessionService implements AutoCloseable {
         try {
             writer.appendCopies(records);
             SessionReplay.Restored restored = SessionReplay.restore(parentId, records);
-            session = new Session(id, spec, hostForId.apply(id), engine, new StoreJournal(writer));
+            session = new Session(id, spec, hostForId.apply(id), engine, journal(writer));
             engine.open(session, restored);
+            session.journal().release();
         } catch (RuntimeException e) {
             if (session != null) session.close();
             else writer.close();
@@ -246,6 +285,23 @@ public final class SessionService implements AutoCloseable {
 
     /** Whether a session with this id is live in this process. */
     public boolean isLive(String id) { return live.containsKey(id); }
+
+    /** Where a door keeps the tasks every instance serves, when the repository is shared (PostgreSQL); else empty. */
+    public Optional<TaskRepository> sharedTasks() {
+        return store.shared() ? store.tasks() : Optional.empty();
+    }
+
+    /**
+     * Whether saved session {@code id} is leased by no one, here or on another instance: no turn of it runs anywhere
+     * (so a task said to be running in it was left by an instance that stopped). False when unsure or not saved.
+     */
+    public boolean isIdleEverywhere(String id) {
+        try {
+            return store.exists(id) && !store.isLive(id);
+        } catch (RuntimeException e) { // unreachable store, or not an id it can hold
+            return false;
+        }
+    }
 
     /** The sessions live in this process. */
     public Collection<Session> live() { return List.copyOf(live.values()); }

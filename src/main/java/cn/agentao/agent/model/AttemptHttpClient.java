@@ -39,18 +39,24 @@ final class AttemptHttpClient implements HttpClient {
     private final java.net.http.HttpClient http;
     private final ExecutorService exchanges;
     private final StreamAttempt attempt;
-    private final boolean openAiStream;
+    private final StreamReader streamReader;
+
+    /** Reads a successful stream's body straight into the attempt, reporting the complete answer (or failing). */
+    @FunctionalInterface
+    interface StreamReader {
+        void read(InputStream body, StreamAttempt attempt) throws IOException;
+    }
 
     /**
-     * {@code exchanges} runs each blocking exchange, response body included (virtual threads suit it). With
-     * {@code openAiStream} a successful stream is read by {@link OpenAiStreamReader} straight into the attempt
-     * instead of through LangChain4j's per-event pipeline.
+     * {@code exchanges} runs each blocking exchange, response body included (virtual threads suit it). With a
+     * {@code streamReader} (e.g. {@link OpenAiStreamReader}, {@link AnthropicStreamReader}) a successful stream is
+     * read by it instead of through LangChain4j's per-event pipeline; null keeps LangChain4j's.
      */
-    AttemptHttpClient(java.net.http.HttpClient http, ExecutorService exchanges, StreamAttempt attempt, boolean openAiStream) {
+    AttemptHttpClient(java.net.http.HttpClient http, ExecutorService exchanges, StreamAttempt attempt, StreamReader streamReader) {
         this.http = http;
         this.exchanges = exchanges;
         this.attempt = attempt;
-        this.openAiStream = openAiStream;
+        this.streamReader = streamReader;
     }
 
     /** A builder that hands this client to a LangChain4j model (which calls {@code build()} once). */
@@ -140,9 +146,9 @@ final class AttemptHttpClient implements HttpClient {
             listener.onError(new HttpException(response.statusCode(), text));
             return;
         }
-        if (openAiStream) {
+        if (streamReader != null) {
             try (body) {
-                OpenAiStreamReader.read(body, attempt);
+                streamReader.read(body, attempt);
             } catch (IOException | RuntimeException e) {
                 if (!attempt.aborted()) attempt.failed(e);
             } finally {

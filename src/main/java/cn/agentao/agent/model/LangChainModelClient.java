@@ -86,8 +86,7 @@ public final class LangChainModelClient implements ModelClient {
     private ChatResponse run(StreamAttempt attempt, ModelRequest request, ModelStreamListener listener)
             throws ModelException {
         Transport t = transport();
-        AttemptHttpClient http = new AttemptHttpClient(t.http(), t.exchanges(), attempt,
-                provider.kind() == ProviderKind.OPENAI_COMPATIBLE);
+        AttemptHttpClient http = new AttemptHttpClient(t.http(), t.exchanges(), attempt, streamReader(provider.kind()));
         ChatRequest chatRequest = ChatRequest.builder()
                 .messages(request.messages())
                 .toolSpecifications(request.tools().isEmpty() ? null : request.tools())
@@ -99,6 +98,15 @@ public final class LangChainModelClient implements ModelClient {
             throw errors.failure(e);
         }
         return attempt.dispatch(listener, options.idleTimeout());
+    }
+
+    /** Our own lean readers where we have one; Ollama's (newline-delimited JSON) stays with LangChain4j. */
+    static AttemptHttpClient.StreamReader streamReader(ProviderKind kind) {
+        return switch (kind) {
+            case OPENAI_COMPATIBLE -> OpenAiStreamReader::read;
+            case ANTHROPIC -> AnthropicStreamReader::read;
+            case OLLAMA -> null;
+        };
     }
 
     /**

@@ -6,7 +6,6 @@ import cn.agentao.agent.net.NetworkFailures;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.util.SecretMask;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.langchain4j.model.anthropic.internal.api.AnthropicStreamingException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -80,14 +79,11 @@ final class ModelErrors {
     /** A failure reported by LangChain4j or the transport, with no HTTP error status. */
     ModelException failure(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof AnthropicStreamingException streamError) {
-                return streamError(streamError.type(), 0, streamError.getMessage());
-            }
             if (t instanceof ProviderErrorEvent event) {
                 return streamError(event.type(), event.code(), event.getMessage());
             }
             ProviderErrorEvent event = t.getClass() == RuntimeException.class ? ProviderErrorEvent.parse(t.getMessage()) : null;
-            if (event != null) { // LangChain4j's OpenAI client turns an "event: error" into RuntimeException(data)
+            if (event != null) { // the stream readers turn an "event: error" into RuntimeException(data)
                 return streamError(event.type(), event.code(), event.getMessage());
             }
             if (t instanceof HttpConnectTimeoutException) {

@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The hot path of an OpenAI-compatible chat completion stream: server-sent events read as bytes and each
+ * The hot path of an OpenAI-compatible chat completion stream: server-sent events read as bytes ({@link SseReader}) and each
  * {@code data:} payload walked with Jackson's streaming parser, straight into the {@link StreamAttempt} (text,
  * reasoning, tool call starts) and into the answer being assembled. Nothing per event is kept: memory follows
  * the answer's text, not the number of events. Behaves as LangChain4j's OpenAI streaming model does (first
@@ -51,83 +51,14 @@ final class OpenAiStreamReader {
 
     /** Reads the whole body, reporting to the attempt; ends with the complete answer (or throws). */
     static void read(InputStream body, StreamAttempt attempt) throws IOException {
-        new OpenAiStreamReader(attempt).readEvents(body);
-    }
-
-    private byte[] data = new byte[1024];
-    private int dataLength = -1; // -1: no data line in the current event
-    private boolean errorEvent; // the current event is "event: error"
-
-    private void readEvents(InputStream in) throws IOException {
-        byte[] buf = new byte[16 * 1024];
-        int start = 0, end = 0;
-        boolean eof = false;
-        while (true) {
-            int nl = indexOfLineEnd(buf, start, end);
-            // a \r as the last byte so far may be the first half of \r\n: wait for the next byte
-            if (nl < 0 || (buf[nl] == '\r' && nl + 1 == end && !eof)) {
-                if (eof) break;
-                if (start > 0) { // keep the partial line at the front
-                    System.arraycopy(buf, start, buf, 0, end - start);
-                    end -= start;
-                    start = 0;
-                }
-                if (end == buf.length) buf = java.util.Arrays.copyOf(buf, buf.length * 2);
-                int n = in.read(buf, end, buf.length - end);
-                if (n < 0) eof = true;
-                else end += n;
-                continue;
-            }
-            int next = buf[nl] == '\r' && nl + 1 < end && buf[nl + 1] == '\n' ? nl + 2 : nl + 1;
-            if (line(buf, start, nl)) return;
-            start = next;
+        OpenAiStreamReader reader = new OpenAiStreamReader(attempt);
+        if (!SseReader.read(body, reader::event)) {
+            attempt.completed(reader.answer()); // the body ended without [DONE]: the answer so far, finish reason unknown
         }
-        if (start < end && line(buf, start, end)) return; // a last line without its line end
-        if (dataLength >= 0 && event(data, dataLength)) return;
-        attempt.completed(answer()); // the body ended without [DONE]: the answer so far, finish reason unknown
-    }
-
-    /** One line of the stream; true when the answer is complete. */
-    private boolean line(byte[] buf, int start, int lineEnd) throws IOException {
-        if (lineEnd == start) { // blank line: the event is complete
-            boolean done = dataLength >= 0 && event(data, dataLength);
-            dataLength = -1;
-            errorEvent = false;
-            return done;
-        }
-        if (startsWith(buf, start, lineEnd, "event:")) {
-            int from = start + 6;
-            if (from < lineEnd && buf[from] == ' ') from++;
-            errorEvent = lineEnd - from == 5 && startsWith(buf, from, lineEnd, "error");
-            return false;
-        }
-        if (startsWith(buf, start, lineEnd, "data:")) {
-            int from = start + 5;
-            if (from < lineEnd && buf[from] == ' ') from++;
-            int len = lineEnd - from;
-            int needed = (dataLength < 0 ? 0 : dataLength + 1) + len;
-            if (data.length < needed) data = java.util.Arrays.copyOf(data, Math.max(needed, data.length * 2));
-            if (dataLength >= 0) data[dataLength++] = '\n';
-            else dataLength = 0;
-            System.arraycopy(buf, from, data, dataLength, len);
-            dataLength += len;
-        } // comments and other fields (id:, retry:) change nothing here
-        return false;
-    }
-
-    private static int indexOfLineEnd(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) if (b[i] == '\n' || b[i] == '\r') return i;
-        return -1;
-    }
-
-    private static boolean startsWith(byte[] b, int from, int to, String prefix) {
-        if (to - from < prefix.length()) return false;
-        for (int i = 0; i < prefix.length(); i++) if (b[from + i] != prefix.charAt(i)) return false;
-        return true;
     }
 
     /** One event's data; true when the stream is complete. */
-    private boolean event(byte[] data, int length) throws IOException {
+    private boolean event(byte[] data, int length, boolean errorEvent) throws IOException {
         if (length == DONE.length && java.util.Arrays.equals(data, 0, length, DONE, 0, DONE.length)) {
             attempt.completed(answer());
             return true;

@@ -84,7 +84,7 @@ final class StreamAttempt implements StreamingChatResponseHandler {
                 completeToolCall.toolExecutionRequest().name());
     }
 
-    // ---- reports from our own OpenAI stream reader (OpenAiStreamReader), on the exchange thread ----
+    // ---- reports from our own stream readers (OpenAiStreamReader, AnthropicStreamReader), on the exchange thread ----
 
     void text(String delta) {
         events.add(new Text(delta));

@@ -19,53 +19,98 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A long answer (default 20,000 chunks) streamed from the fake model (a) read directly over HTTP and (b)
- * through the agent to an ACP client over pipes. Both readers do the same work per chunk (parse the JSON,
+ * through the agent to an ACP client over pipes, on the OpenAI-compatible wire or (first argument
+ * {@code anthropic}) Anthropic's Messages wire. Both readers do the same work per chunk (parse the JSON,
  * count the text delta) and keep nothing. Prints both medians, the ratio, chunks per second, and the time from
- * session/cancel to the 'cancelled' answer. Run: bench/streaming.sh [chunks] [rounds]
+ * session/cancel to the 'cancelled' answer. With {@code -Dbench.reference=DIR} (another checkout, built) its
+ * agent is measured in the same rounds, interleaved, and its ratio printed too.
+ * Run: bench/streaming.sh [anthropic] [chunks] [rounds]; bench/streaming.sh [anthropic] memory [chunks]
  */
 public final class StreamingBenchmark {
+    /** The wire the fake model speaks and the agent is pointed at. */
+    enum Api {
+        OPENAI, ANTHROPIC;
+
+        Map<String, String> environment(FakeModelServer model) {
+            return this == OPENAI ? model.openAiEnvironment() : model.anthropicEnvironment();
+        }
+
+        HttpRequest request(FakeModelServer model) {
+            String body = "{\"model\":\"" + FakeModelServer.MODEL + "\",\"stream\":true,\"max_tokens\":1024,"
+                    + "\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
+            HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(model.baseUrl() + (this == OPENAI ? "/chat/completions" : "/messages")))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+            return (this == OPENAI ? req.header("Authorization", "Bearer " + FakeModelServer.API_KEY)
+                    : req.header("x-api-key", FakeModelServer.API_KEY).header("anthropic-version", "2023-06-01")).build();
+        }
+
+        /** Whether one event's data carries a text delta. */
+        boolean isText(JsonNode data) {
+            return this == OPENAI ? data.path("choices").path(0).path("delta").path("content").isTextual()
+                    : data.path("delta").path("text").isTextual();
+        }
+    }
+
     public static void main(String[] args) throws Exception {
-        if (args.length > 0 && args[0].equals("memory")) {
-            memory(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
+        List<String> a = new ArrayList<>(List.of(args));
+        Api api = Api.OPENAI;
+        if (!a.isEmpty() && (a.get(0).equals("anthropic") || a.get(0).equals("openai"))) {
+            api = Api.valueOf(a.remove(0).toUpperCase(java.util.Locale.ROOT));
+        }
+        String reference = System.getProperty("bench.reference");
+        List<Path> homes = new ArrayList<>(List.of(AgentProcess.home()));
+        if (reference != null) homes.add(Path.of(reference).toAbsolutePath());
+        if (!a.isEmpty() && a.get(0).equals("memory")) {
+            for (Path home : homes) memory(api, home, a.size() > 1 ? Integer.parseInt(a.get(1)) : 1_000_000);
             return;
         }
-        int chunks = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        int chunks = a.size() > 0 ? Integer.parseInt(a.get(0)) : 20_000;
+        int rounds = a.size() > 1 ? Integer.parseInt(a.get(1)) : 5;
         try (FakeModelServer model = FakeModelServer.start()) {
             model.whenEmpty(Script.reply().repeatedText("token ", chunks));
             model.when(FakeModelServer.lastUserMessageContains("hang")).replyAlways(Script.reply().text("x").hang());
             Path tmp = Files.createTempDirectory("bench-stream");
-            Client client = startAgent(model, tmp);
-            Process agent = client.process;
+            List<Client> clients = new ArrayList<>();
             try {
-                client.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
-                String id = client.until(2).path("result").path("sessionId").asText();
-                List<Double> direct = new ArrayList<>(), viaAgent = new ArrayList<>(), cancels = new ArrayList<>();
-                for (int r = -2; r < rounds; r++) { // two rounds warm up both paths
-                    double d = readDirect(model, chunks);
-                    // a fresh session each round: the answer alone is measured, not a history that grows
-                    client.send("{\"jsonrpc\":\"2.0\",\"id\":" + (1000 + r) + ",\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
-                    String round = client.until(1000 + r).path("result").path("sessionId").asText();
-                    double a = client.prompt(round, "go", chunks, 100 + r);
-                    if (r >= 0) {
-                        direct.add(d);
-                        viaAgent.add(a);
+                for (Path home : homes) clients.add(startAgent(model, tmp, home, api));
+                List<Double> direct = new ArrayList<>(), cancels = new ArrayList<>();
+                List<List<Double>> viaAgent = new ArrayList<>();
+                for (Client c : clients) viaAgent.add(new ArrayList<>());
+                for (int r = -2; r < rounds; r++) { // two rounds warm up all paths
+                    double d = readDirect(api, model, chunks);
+                    if (r >= 0) direct.add(d);
+                    for (int i = 0; i < clients.size(); i++) {
+                        Client client = clients.get(i);
+                        // a fresh session each round: the answer alone is measured, not a history that grows
+                        client.send("{\"jsonrpc\":\"2.0\",\"id\":" + (1000 + r) + ",\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
+                        String round = client.until(1000 + r).path("result").path("sessionId").asText();
+                        double ms = client.prompt(round, "go", chunks, 100 + r);
+                        if (r >= 0) viaAgent.get(i).add(ms);
                     }
                 }
-                for (int r = 0; r < rounds; r++) cancels.add(client.cancelLatency(id, 200 + r));
-                double md = median(direct), ma = median(viaAgent);
-                System.out.printf("chunks=%d rounds=%d%n", chunks, rounds);
+                Client main = clients.get(0);
+                main.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"" + tmp + "\",\"mcpServers\":[]}}");
+                String id = main.until(2).path("result").path("sessionId").asText();
+                for (int r = 0; r < rounds; r++) cancels.add(main.cancelLatency(id, 200 + r));
+                double md = median(direct);
+                System.out.printf("wire=%s chunks=%d rounds=%d load average %s%n", api.name().toLowerCase(java.util.Locale.ROOT),
+                        chunks, rounds, Files.readString(Path.of("/proc/loadavg")).trim());
                 System.out.printf("direct HTTP read:   median %.0f ms (%.0f chunks/s)%n", md, chunks / md * 1000);
-                System.out.printf("through the agent:  median %.0f ms (%.0f chunks/s)%n", ma, chunks / ma * 1000);
-                System.out.printf("ratio agent/direct: %.2f (the last answer reached the client in %d messages)%n", ma / md, client.lastMessages);
+                for (int i = 0; i < clients.size(); i++) {
+                    double ma = median(viaAgent.get(i));
+                    String who = i == 0 ? "this agent" : "reference " + homes.get(i);
+                    System.out.printf("through %s:  median %.0f ms (%.0f chunks/s)%n", who, ma, chunks / ma * 1000);
+                    System.out.printf("ratio agent/direct (%s): %.2f (the last answer reached the client in %d messages)%n",
+                            who, ma / md, clients.get(i).lastMessages);
+                }
                 System.out.printf("session/cancel -> prompt answered 'cancelled': median %.0f ms, max %.0f ms%n",
                         median(cancels), Collections.max(cancels));
             } finally {
-                agent.getOutputStream().close(); // end of input: the agent exits by itself
-                if (!agent.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) agent.destroyForcibly();
+                for (Client c : clients) c.close();
             }
         }
     }
@@ -75,15 +120,16 @@ public final class StreamingBenchmark {
      * (jcmd GC.class_histogram, which collects first); with nothing kept per event, the live heap grows
      * with the answer's text only. Also the agent's peak RSS (VmHWM) after each answer.
      */
-    static void memory(int chunks) throws Exception {
+    static void memory(Api api, Path home, int chunks) throws Exception {
         int small = chunks / 10;
         try (FakeModelServer model = FakeModelServer.start()) {
             model.when(FakeModelServer.lastUserMessageContains("small")).replyAlways(Script.reply().repeatedText("token ", small));
             model.whenEmpty(Script.reply().repeatedText("token ", chunks));
             Path tmp = Files.createTempDirectory("bench-memory");
-            Client client = startAgent(model, tmp);
+            Client client = startAgent(model, tmp, home, api);
             Process agent = client.process;
             try {
+                System.out.printf("wire=%s agent %s%n", api.name().toLowerCase(java.util.Locale.ROOT), home);
                 int id = 10;
                 for (String what : List.of("small", "big")) {
                     int n = what.equals("small") ? small : chunks;
@@ -97,17 +143,16 @@ public final class StreamingBenchmark {
                             n, (long) n * "token ".length(), liveKb[0], status(agent.pid(), "VmHWM:"));
                 }
             } finally {
-                agent.getOutputStream().close();
-                if (!agent.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) agent.destroyForcibly();
+                client.close();
             }
         }
     }
 
-    /** Starts bin/agent against the fake model and completes the ACP handshake. */
-    static Client startAgent(FakeModelServer model, Path tmp) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(AgentProcess.home().resolve("bin/agent").toString(), "--acp")
+    /** Starts {@code home}'s bin/agent against the fake model on {@code api} and completes the ACP handshake. */
+    static Client startAgent(FakeModelServer model, Path tmp, Path home, Api api) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/agent").toString(), "--acp")
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().putAll(model.openAiEnvironment());
+        pb.environment().putAll(api.environment(model));
         pb.environment().put("AGENT_SESSIONS_DIR", tmp.resolve("store").toString());
         Process agent = pb.start();
         Client client = new Client(agent);
@@ -140,13 +185,10 @@ public final class StreamingBenchmark {
         return -1;
     }
 
-    /** Reads the SSE stream directly, parsing each event and counting content deltas. */
-    static double readDirect(FakeModelServer model, int chunks) throws Exception {
+    /** Reads the SSE stream directly, parsing each event and counting text deltas. */
+    static double readDirect(Api api, FakeModelServer model, int chunks) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        String body = "{\"model\":\"fake-model\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
-        HttpRequest req = HttpRequest.newBuilder(URI.create(model.baseUrl() + "/chat/completions"))
-                .header("Authorization", "Bearer " + FakeModelServer.API_KEY).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpRequest req = api.request(model);
         long t0 = System.nanoTime();
         HttpResponse<java.io.InputStream> resp = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
         int seen = 0;
@@ -154,8 +196,7 @@ public final class StreamingBenchmark {
             String line;
             while ((line = r.readLine()) != null) {
                 if (!line.startsWith("data: ") || line.equals("data: [DONE]")) continue;
-                JsonNode delta = Json.MAPPER.readTree(line.substring(6)).path("choices").path(0).path("delta").path("content");
-                if (delta.isTextual()) seen++;
+                if (api.isText(Json.MAPPER.readTree(line.substring(6)))) seen++;
             }
         }
         double ms = (System.nanoTime() - t0) / 1e6;
@@ -173,6 +214,12 @@ public final class StreamingBenchmark {
             process = p;
             in = p.getOutputStream();
             out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /** End of input: the agent exits by itself (forcibly after a while). */
+        void close() throws Exception {
+            in.close();
+            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly();
         }
 
         void send(String line) throws Exception {

@@ -66,6 +66,28 @@ class ChildEnvironmentTest {
     }
 
     @Test
+    void aServersDeclaredTokenVariableIsKeptFromChildrenWhateverItsNameAndEvenWhenPassEnvNamesIt() {
+        String name = "CHILDENV_TEST_DOOR_WORD"; // an ordinary name, declared by a server's --token-env
+        Map<String, String> env = agentEnv();
+        env.put(name, "door-word-1234");
+        env.put("CHILDENV_TEST_OTHER_WORD", "other-word-5678");
+        assertEquals("door-word-1234", of(env, Credentials.of(env)).variables().get(name), "ordinary before it is declared");
+
+        CredentialNames.declare(name);
+
+        Credentials passing = Credentials.of(env, Set.of(), Set.of(), Set.of(name));
+        for (Credentials c : List.of(Credentials.of(env), passing)) {
+            ChildEnvironment children = of(env, c);
+            assertFalse(children.variables().containsKey(name), c.toString());
+            assertFalse(children.variables().containsValue("door-word-1234"), c.toString());
+            assertEquals("", children.forClientTerminal().get(name), "a client's terminal gets it blanked");
+            assertTrue(children.holdsSecret("echo door-word-1234"), "its value counts as a secret");
+        }
+        assertEquals("other-word-5678", of(env, Credentials.of(env)).variables().get("CHILDENV_TEST_OTHER_WORD"),
+                "only the declared name");
+    }
+
+    @Test
     void aSecretUnderAnInnocentNameIsDroppedByItsValue() {
         Map<String, String> env = agentEnv();
         env.put("INNOCENT", KEY);

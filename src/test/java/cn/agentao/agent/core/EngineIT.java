@@ -221,7 +221,7 @@ class EngineIT {
     }
 
     @Test
-    void anthropicProviderStreamsTextAndThinking() throws Exception {
+    void anthropicProviderStreamsTextThinkingAndToolUseStopsAndCancels() throws Exception {
         agent.close();
         agent = startAgent(Map.of("LLM_PROVIDER", "ANTHROPIC", "ANTHROPIC_BASE_URL", model.baseUrl(),
                 "ANTHROPIC_API_KEY", FakeModelServer.API_KEY, "ANTHROPIC_MODEL", FakeModelServer.MODEL, "OPENAI_API_KEY", ""));
@@ -229,7 +229,29 @@ class EngineIT {
         String id = newSession();
         assertEquals("end_turn", stopReason(agent.call("session/prompt", prompt(id, "hi"))));
         assertEquals("Bonjour!", streamedText(id, "agent_message_chunk"));
+        assertEquals("hmm", streamedText(id, "agent_thought_chunk"));
         assertEquals(RecordedRequest.Api.ANTHROPIC, model.lastRequest().api());
+
+        // a tool use whose input arrives in pieces runs, and its result goes back as a tool_result
+        Files.writeString(dir.resolve("ws/notes.txt"), "the secret word is parsnip\n");
+        model.enqueue(Script.reply().text("Reading.").toolCall("toolu_1", "read_file", "{\"path\":\"notes.txt\"}", 6),
+                Script.textReply("It says parsnip."));
+        assertEquals("end_turn", stopReason(agent.call("session/prompt", prompt(id, "what do my notes say?"))));
+        String sent = model.lastRequest().messages().toString();
+        assertTrue(sent.contains("tool_result") && sent.contains("parsnip"), sent);
+        assertTrue(streamedText(id, "agent_message_chunk").endsWith("It says parsnip."));
+
+        model.enqueue(Script.reply().text("cut").finish("length"));
+        assertEquals("max_tokens", stopReason(agent.call("session/prompt", prompt(id, "long"))));
+        model.enqueue(Script.reply().text("No.").finish("content_filter"));
+        assertEquals("refusal", stopReason(agent.call("session/prompt", prompt(id, "bad"))));
+
+        model.enqueue(Script.reply().text("first ").hang()); // only the cancel ends this turn
+        long rid = agent.start("session/prompt", prompt(id, "talk for long"));
+        agent.await(m -> m.path("params").path("update").path("content").path("text").asText().equals("first "), Duration.ofSeconds(30));
+        agent.notify("session/cancel", Json.object().put("sessionId", id));
+        assertEquals("cancelled", stopReason(agent.awaitResponse(rid, Duration.ofSeconds(30))));
+        assertTrue(model.lastRequest().awaitClientDisconnect(Duration.ofSeconds(30)), "the model stream was closed");
     }
 
     @Test

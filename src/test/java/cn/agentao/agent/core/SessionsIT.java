@@ -251,7 +251,11 @@ class SessionsIT {
         model.enqueue(Script.reply().text("Let me wait.").toolCall("call_sleep", "run_shell_command", "{\"command\":\"echo started; sleep 30\"}"));
         a.start("session/prompt", prompt(id, "wait for me"));
         a.await(m -> m.path("params").path("update").path("content").toString().contains("started"), Duration.ofSeconds(30));
-        a.process().descendants().forEach(ProcessHandle::destroyForcibly); // the shell would be orphaned by kill -9
+        // Freeze the agent first, so it cannot see (and save) the shell's death; then end the shell, which kill -9
+        // would orphan, and the agent: as a power cut would, mid-call.
+        List<ProcessHandle> children = a.process().descendants().toList();
+        assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(a.process().pid())).start().waitFor());
+        children.forEach(ProcessHandle::destroyForcibly);
         a.process().destroyForcibly().waitFor();
 
         AgentProcess b = agent();

@@ -130,6 +130,32 @@ class A2aSdkClientIT {
     }
 
     @Test
+    void theServersTokenVariableNeverReachesACommandWhateverItsName() throws Exception {
+        String word = "door-word-" + java.util.UUID.randomUUID();
+        Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
+        env.put("DOOR_WORD", word); // an ordinary name: only --token-env says it is a credential
+        model.when(FakeModelServer.lastUserMessageContains("SHOW-ENV")).reply(Script.reply().toolCall("e1", "run_shell_command",
+                Json.object().put("command", "env > child-env.txt; echo ran >> child-env.txt").toString()), Script.textReply("done"));
+        try (A2aServerProcess server = A2aServerProcess.start(env, ws, "--cwd", ws.toString(), "--token-env", "DOOR_WORD",
+                "--mode", "full-access")) {
+            String url = server.url() + "/";
+            ObjectNode message = Json.object().put("kind", "message").put("messageId", "m1").put("role", "user");
+            message.putArray("parts").addObject().put("kind", "text").put("text", "SHOW-ENV please");
+            ObjectNode rq = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "message/send");
+            rq.putObject("params").set("message", message);
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+                            .header("Content-Type", "application/json").header("Authorization", "Bearer " + word)
+                            .POST(HttpRequest.BodyPublishers.ofString(rq.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals("completed", Json.MAPPER.readTree(r.body()).path("result").path("status").path("state").asText(), r.body());
+            String childEnv = Files.readString(ws.resolve("child-env.txt"));
+            assertTrue(childEnv.contains("ran"), "the command ran: " + childEnv);
+            assertFalse(childEnv.contains("DOOR_WORD") || childEnv.contains(word), "the token is not in the command's environment");
+            assertTrue(model.requests().stream().noneMatch(q -> q.rawBody().contains(word)), "nor sent to the model");
+        }
+    }
+
+    @Test
     void refusesToServeBeyondLoopbackWithoutAToken() throws Exception {
         Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
         A2aServerProcess server = A2aServerProcess.start(env, ws, "--host", "0.0.0.0");

@@ -136,6 +136,62 @@ class AnthropicModelClientTest {
     }
 
     @Test
+    void cacheReadsAndWritesCountAsInputAndCachedReadsAreReported() throws Exception {
+        server.enqueue(Script.reply().text("hi").usage(1000, 20, 800));
+
+        ModelResponse response = client.stream(ask("hello"), ModelStreamListener.IGNORE, Cancellation.NONE);
+
+        assertEquals(new TokenCount(1000, 20, 1020, 800), response.usage());
+    }
+
+    @Test
+    void aRefusalIsContentFilter() throws Exception {
+        server.enqueue(Script.reply().text("I can't help with that.").finish("content_filter"));
+
+        assertEquals(FinishKind.CONTENT_FILTER, client.stream(ask("bad"), ModelStreamListener.IGNORE, Cancellation.NONE).finish());
+    }
+
+    @Test
+    void toolUseArgumentsSplitIntoManyPiecesAreJoined() throws Exception {
+        String arguments = "{\"path\":\"src/main/Grüß 日本.java\",\"offset\":10,\"limit\":200}";
+        server.enqueue(Script.reply().toolCall("toolu_01", "read_file", arguments, 40).toolCall("toolu_02", "list", "{}", 1));
+
+        ModelResponse response = client.stream(ask("read"), ModelStreamListener.IGNORE, Cancellation.NONE);
+
+        assertEquals(arguments, response.message().toolExecutionRequests().get(0).arguments());
+        assertEquals("toolu_02", response.message().toolExecutionRequests().get(1).id());
+        assertEquals(FinishKind.TOOL_CALLS, response.finish());
+    }
+
+    @Test
+    void thinkingGoesBackWithItsSignatureAlongsideTheToolUse() throws Exception {
+        server.enqueue(Script.reply().reasoning("I should ", "read it.").toolCall("toolu_01", "read_file", "{\"path\":\"a\"}", 2),
+                Script.textReply("done"));
+        ModelRequest first = new ModelRequest(List.of(UserMessage.from("read a")), List.of(), "high");
+        AiMessage call = client.stream(first, ModelStreamListener.IGNORE, Cancellation.NONE).message();
+
+        client.stream(new ModelRequest(List.of(UserMessage.from("read a"), call,
+                ToolExecutionResultMessage.from("toolu_01", "read_file", "hello")), List.of(), "high"),
+                ModelStreamListener.IGNORE, Cancellation.NONE);
+
+        JsonNode assistant = server.lastRequest().messages().get(1);
+        assertEquals("assistant", assistant.path("role").asText());
+        JsonNode thinking = assistant.path("content").get(0);
+        assertEquals("thinking", thinking.path("type").asText(), assistant.toString());
+        assertEquals("I should read it.", thinking.path("thinking").asText());
+        assertEquals("fake-signature-0", thinking.path("signature").asText());
+        assertEquals("tool_use", assistant.path("content").get(1).path("type").asText());
+    }
+
+    @Test
+    void anErrorEventBeforeAnyOutputIsRetried() throws Exception {
+        server.enqueue(Script.reply().streamError("overloaded_error", "Overloaded"), Script.textReply("ok"));
+
+        assertEquals("ok", client.stream(ask("hi"), ModelStreamListener.IGNORE, Cancellation.NONE).message().text());
+        assertEquals(2, server.requests().size());
+    }
+
+    @Test
     void overloadedIsRetriedBeforeOutput() throws Exception {
         server.enqueue(Script.httpError(529, null), Script.textReply("ok"));
 

@@ -2,11 +2,6 @@ package cn.agentao.agent.model;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,25 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The lean OpenAI stream reader on awkward but legal streams: any split of the bytes, CRLF, odd events. */
 class OpenAiStreamReaderTest {
-    private static final ModelErrors ERRORS = new ModelErrors(
-            new ResolvedProvider("openai", ProviderKind.OPENAI_COMPATIBLE, "http://localhost", "k", "test"), "m");
-
-    private static ModelResponse read(String sse, int bytesPerRead, RecordingListener listener) throws Exception {
-        StreamAttempt attempt = new StreamAttempt(ERRORS);
-        byte[] bytes = sse.getBytes(StandardCharsets.UTF_8);
-        InputStream in = new ByteArrayInputStream(bytes) {
-            @Override
-            public synchronized int read(byte[] b, int off, int len) {
-                return super.read(b, off, Math.min(len, bytesPerRead));
-            }
-        };
-        try {
-            OpenAiStreamReader.read(in, attempt);
-        } catch (IOException | RuntimeException e) {
-            attempt.failed(e);
-        }
-        attempt.streamEnded();
-        return LangChainModelClient.toModelResponse(attempt.dispatch(listener, Duration.ofSeconds(5)));
+    private static ModelResponse read(String sse, int bytesPerRead, RecordingListener listener) throws ModelException {
+        return StreamReading.read(OpenAiStreamReader::read, ProviderKind.OPENAI_COMPATIBLE, sse, bytesPerRead, listener);
     }
 
     private static String chunk(String delta) {

@@ -98,7 +98,10 @@ final class AnthropicWire implements Wire {
             stopBlock();
             ObjectNode delta = Json.object().put("type", "message_delta");
             delta.putObject("delta").put("stop_reason", stopReason(finishReason)).putNull("stop_sequence");
-            delta.putObject("usage").put("output_tokens", outputTokens);
+            ObjectNode usage = delta.putObject("usage").put("output_tokens", outputTokens);
+            if (cachedInputTokens > 0) { // cumulative counts, as Anthropic sends them: input_tokens excludes cache reads
+                usage.put("input_tokens", inputTokens - cachedInputTokens).put("cache_read_input_tokens", cachedInputTokens);
+            }
             out.send("message_delta", delta.toString());
             out.send("message_stop", "{\"type\":\"message_stop\"}");
         }

@@ -96,6 +96,37 @@ public final class PostgresServer {
         return PostgresStoreConfig.parse(url(name), Map.of(), null);
     }
 
+    /**
+     * A user that must give {@code password} (SCRAM), unlike {@link #USER} (trust): for the tests of a wrong or
+     * missing password. Added to the front of {@code pg_hba.conf} and reloaded on first use.
+     */
+    public synchronized String passwordUser(String password) {
+        String name = "pw_user";
+        try {
+            Path hba = base.resolve("data/pg_hba.conf");
+            String rules = Files.readString(hba);
+            String line = "host all " + name + " 127.0.0.1/32 scram-sha-256\n";
+            if (!rules.startsWith(line)) Files.writeString(hba, line + rules);
+            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres", USER, "");
+                 Statement s = c.createStatement()) {
+                s.execute("do $$ begin if not exists (select from pg_roles where rolname = '" + name + "') then"
+                        + " create role " + name + " login superuser; end if; end $$");
+                s.execute("alter role " + name + " password '" + password.replace("'", "''") + "'");
+                s.execute("select pg_reload_conf()");
+            }
+            for (long end = System.nanoTime() + 60_000_000_000L; ; Thread.sleep(100)) { // the reload is asynchronous
+                try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres", name, "not " + password)) {
+                    if (System.nanoTime() > end) throw new IllegalStateException("pg_hba.conf was not reloaded");
+                } catch (java.sql.SQLException refused) {
+                    break;
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot add a password user: " + e.getMessage(), e);
+        }
+        return name;
+    }
+
     public String url(String database) {
         return "postgres://" + USER + "@127.0.0.1:" + port + "/" + database;
     }

@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  *
  * <p>Damage never spreads: a record that cannot be read is skipped with a warning, and a session whose header
  * cannot be read affects only itself (it is still listed, with the reason). Failures are the domain exceptions
- * of this package ({@link SessionStoreException} and its subclasses), never a protocol's errors.
+ * of this package ({@link SessionStoreException} and its subclasses), never a protocol's errors; a store that cannot
+ * be used at all (a wrong address, a server that cannot be reached) throws {@link StoreUnavailableException}.
  */
 public interface SessionRepository {
     /**
@@ -106,6 +107,16 @@ public interface SessionRepository {
 
     /** Writes the session as JSON Lines (its header, then one record a line): the file store copies its log byte for byte. */
     void exportLog(String sessionId, OutputStream out) throws IOException;
+
+    /**
+     * Whether several agent processes (instances behind one address) serve sessions from this repository at once.
+     * The core then leases a session for each turn (and each write outside one) and releases it afterwards, so any
+     * instance can continue any session; otherwise it holds the lease for as long as the session is open.
+     */
+    default boolean shared() { return false; }
+
+    /** Where the doors of a {@link #shared} repository keep the tasks every instance serves; empty when there is none. */
+    default Optional<TaskRepository> tasks() { return Optional.empty(); }
 
     /** Where the sessions are, for messages to the user (a directory, a database name). */
     String location();

@@ -48,6 +48,7 @@ final class A2aService {
         this.tasks = tasks;
         this.push = push;
         this.cwd = cwd;
+        tasks.onCancelRequest(this::cancel);
     }
 
     // ---------------------------------------------------------------- message/send, message/stream
@@ -72,7 +73,7 @@ final class A2aService {
         ObjectNode first = ((ObjectNode) message.deepCopy());
         String id = UUID.randomUUID().toString();
         first.put("taskId", id).put("contextId", ctx.id());
-        A2aTask task = new A2aTask(id, ctx.id(), first, push::stateChanged);
+        A2aTask task = new A2aTask(id, ctx.id(), first, t -> push.stateChanged(t, tasks.pushConfigs(t)));
         tasks.put(task);
         running.put(id, turn);
         return new Started(task, () -> Thread.ofVirtual().name("a2a-task-" + id).start(() -> run(ctx, task, turn, prompt)));
@@ -82,15 +83,17 @@ final class A2aService {
     private Session.Turn beginTurn(A2aContexts.Context ctx) throws A2aException {
         long deadline = System.nanoTime() + BUSY_WAIT.toNanos();
         while (true) {
+            CoreException.Busy busy;
             try {
                 return ctx.session().beginTurn();
-            } catch (CoreException.Busy busy) {
-                // a task of this context is still running or winding down
+            } catch (CoreException.Busy e) {
+                busy = e; // a task of this context is still running or winding down, here or on another instance
             }
-            boolean windingDown = tasks.all().stream().noneMatch(t -> t.contextId().equals(ctx.id()) && !t.isTerminal());
+            boolean windingDown = ctx.session().hasActiveTurn() // not another instance's turn
+                    && tasks.all().stream().noneMatch(t -> t.contextId().equals(ctx.id()) && !t.isTerminal());
             if (!windingDown || System.nanoTime() > deadline) {
                 throw A2aException.invalidRequest("context " + ctx.id() + " is busy with another task; "
-                        + "answer or cancel that task first");
+                        + "answer or cancel that task first (" + busy.getMessage() + ")");
             }
             try {
                 Thread.sleep(20);
@@ -132,6 +135,10 @@ final class A2aService {
         if (task.isTerminal()) {
             throw A2aException.invalidRequest("task " + task.id() + " is " + task.state() + " and cannot take more messages; "
                     + "send a new message in its context instead");
+        }
+        if (!tasks.isLocal(task)) {
+            throw A2aException.invalidRequest("task " + task.id() + " is " + task.state() + " on another instance of this"
+                    + " agent; an answer to its question must reach that instance (route the task's messages to it)");
         }
         PendingQuestion q = task.question();
         if (q == null || !"input-required".equals(task.state())) {
@@ -210,6 +217,7 @@ final class A2aService {
 
     ObjectNode cancel(JsonNode params) throws A2aException {
         A2aTask task = task(params);
+        if (!tasks.isLocal(task) && !task.isTerminal()) return tasks.cancelElsewhere(task).snapshot(null);
         if (!cancel(task)) {
             throw new A2aException(A2aException.TASK_NOT_CANCELABLE, "Task cannot be canceled: it is already " + task.state());
         }
@@ -239,14 +247,14 @@ final class A2aService {
         if (refused.isPresent()) throw A2aException.invalidParams("pushNotificationConfig.url is refused: " + refused.get());
         String id = optionalString(config, "id");
         ObjectNode stored = PushNotifier.normalize(config, id != null ? id : task.id());
-        task.putPushConfig(stored.path("id").asText(), stored);
+        tasks.putPushConfig(task, stored.path("id").asText(), stored);
         return pushConfig(task, stored);
     }
 
     ObjectNode getPushConfig(JsonNode params) throws A2aException {
         A2aTask task = task(params);
         String configId = optionalString(params, "pushNotificationConfigId");
-        Map<String, ObjectNode> configs = task.pushConfigs();
+        Map<String, ObjectNode> configs = tasks.pushConfigs(task);
         ObjectNode c = configId != null ? configs.get(configId) : configs.values().stream().findFirst().orElse(null);
         if (c == null) throw A2aException.invalidParams("task " + task.id() + " has no push notification config"
                 + (configId != null ? " \"" + configId + "\"" : ""));
@@ -256,14 +264,14 @@ final class A2aService {
     ArrayNode listPushConfigs(JsonNode params) throws A2aException {
         A2aTask task = task(params);
         ArrayNode list = Json.MAPPER.createArrayNode();
-        for (ObjectNode c : task.pushConfigs().values()) list.add(pushConfig(task, c));
+        for (ObjectNode c : tasks.pushConfigs(task).values()) list.add(pushConfig(task, c));
         return list;
     }
 
     void deletePushConfig(JsonNode params) throws A2aException {
         A2aTask task = task(params);
         String configId = requireString(params, "pushNotificationConfigId");
-        if (!task.removePushConfig(configId)) {
+        if (!tasks.removePushConfig(task, configId)) {
             throw A2aException.invalidParams("task " + task.id() + " has no push notification config \"" + configId + "\"");
         }
     }
@@ -292,6 +300,7 @@ final class A2aService {
             }
         }
         contexts.closeAll();
+        tasks.close();
         push.close();
     }
 

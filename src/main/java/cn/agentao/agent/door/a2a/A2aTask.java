@@ -1,6 +1,7 @@
 package cn.agentao.agent.door.a2a;
 
 import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -32,6 +33,9 @@ public final class A2aTask {
     private final StringBuilder answer = new StringBuilder();
     private boolean answerStarted;
     private volatile PendingQuestion question;
+    /** Saves a new status before the subscribers hear of it; notes streamed text to be saved soon (a shared store). */
+    private volatile Consumer<A2aTask> saveNow = t -> { };
+    private volatile Consumer<A2aTask> saveSoon = t -> { };
 
     A2aTask(String id, String contextId, ObjectNode firstMessage, Consumer<A2aTask> onStateChange) {
         this.id = id;
@@ -40,6 +44,48 @@ public final class A2aTask {
         this.status = A2aMessages.status("submitted", null);
         if (firstMessage != null) history.add(firstMessage);
     }
+
+    /**
+     * Another instance's task as a shared store holds it ({@link #snapshot}'s JSON): read only here, kept up to date
+     * with {@link #follow}.
+     */
+    static A2aTask fromSnapshot(ObjectNode stored) {
+        A2aTask t = new A2aTask(stored.path("id").asText(), stored.path("contextId").asText(), null, x -> { });
+        synchronized (t) {
+            if (stored.path("status").isObject()) t.status = (ObjectNode) stored.get("status").deepCopy();
+            for (var m : stored.path("history")) if (m.isObject()) t.history.add((ObjectNode) m.deepCopy());
+            t.answer.append(storedAnswer(stored));
+            t.answerStarted = !t.answer.isEmpty() && !t.isTerminal(); // more text appends to what the caller has
+        }
+        return t;
+    }
+
+    private static String storedAnswer(ObjectNode stored) {
+        return stored.path("artifacts").path(0).path("parts").path(0).path("text").asText("");
+    }
+
+    /** Brings a task {@link #fromSnapshot read from the store} up to its stored state, publishing what changed. */
+    void follow(ObjectNode stored) {
+        String text = storedAnswer(stored);
+        synchronized (this) {
+            if (text.length() > answer.length() && text.startsWith(answer.toString())) {
+                answerChunk(text.substring(answer.length()));
+            }
+        }
+        String state = stored.path("status").path("state").asText();
+        if (!state.isEmpty() && !state.equals(state())) {
+            JsonNode message = stored.path("status").path("message");
+            status(state, message.isObject() ? (ObjectNode) message.deepCopy() : null);
+        }
+    }
+
+    /** Where a shared store saves this task: {@code now} at each status change, {@code soon} after streamed text. */
+    void persistence(Consumer<A2aTask> now, Consumer<A2aTask> soon) {
+        this.saveNow = now;
+        this.saveSoon = soon;
+    }
+
+    boolean hasSubscribers() { return !subscribers.isEmpty(); }
 
     public String id() { return id; }
     public String contextId() { return contextId; }
@@ -90,6 +136,7 @@ public final class A2aTask {
             ObjectNode e = Json.object().put("kind", "status-update").put("taskId", id).put("contextId", contextId);
             e.set("status", status.deepCopy());
             e.put("final", fin);
+            saveNow.accept(this);
             publish(e);
         }
         onStateChange.accept(this);
@@ -105,6 +152,7 @@ public final class A2aTask {
         artifact(e.putObject("artifact"), text);
         e.put("append", append).put("lastChunk", false);
         publish(e);
+        saveSoon.accept(this);
     }
 
     /** Marks the answer complete with an empty last chunk, so streaming clients know it is whole. */

@@ -38,8 +38,8 @@ final class PushNotifier {
     /** Why a webhook URL is refused, or empty. */
     Optional<String> refusal(String url) { return guard.refusal(url); }
 
-    void stateChanged(A2aTask task) {
-        Map<String, ObjectNode> configs = task.pushConfigs();
+    /** Posts the task's new state to each of its webhooks {@code configs}, in order per task. */
+    void stateChanged(A2aTask task, Map<String, ObjectNode> configs) {
         if (configs.isEmpty()) return;
         String body = task.snapshot(0).toString();
         chains.compute(task.id(), (k, prev) -> (prev == null ? CompletableFuture.<Void>completedFuture(null) : prev)

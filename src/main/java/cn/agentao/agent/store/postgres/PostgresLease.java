@@ -1,6 +1,7 @@
 package cn.agentao.agent.store.postgres;
 
 import cn.agentao.agent.core.record.RecordTypes;
+import cn.agentao.agent.core.repository.SessionHeader;
 import cn.agentao.agent.core.repository.SessionLease;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.store.SessionWriter;
@@ -15,9 +16,12 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * A lease on a session in PostgreSQL: the session's advisory lock, held by a connection of the lease's own. Each
+ * A lease on a session in PostgreSQL: the session's advisory lock, held by a connection of the lease's own (from the
+ * repository's lease pool, given back unlocked when the lease ends). Each
  * append is one transaction on that connection (the record and the session's summary together). If the
  * connection is lost the lock is gone with it: the lease is no longer held and appends fail with a clear error,
  * until the next append finds the database back, retakes the lock and sees that nobody wrote meanwhile.
@@ -25,6 +29,7 @@ import java.time.temporal.ChronoUnit;
 final class PostgresLease implements SessionLease {
     private final String sessionId;
     private final Reconnect reconnect;
+    private final java.util.function.Consumer<Connection> giveBack;
     private Connection connection;
     private final Clock clock;
     private final String where;
@@ -37,11 +42,12 @@ final class PostgresLease implements SessionLease {
         Connection relock() throws SQLException;
     }
 
-    PostgresLease(String sessionId, Connection connection, Reconnect reconnect, Clock clock, long lastSeq, String where)
-            throws SQLException {
+    PostgresLease(String sessionId, Connection connection, Reconnect reconnect, java.util.function.Consumer<Connection> giveBack,
+                  Clock clock, long lastSeq, String where) throws SQLException {
         this.sessionId = sessionId;
         this.connection = connection;
         this.reconnect = reconnect;
+        this.giveBack = giveBack;
         this.clock = clock;
         this.lastSeq = lastSeq;
         this.where = where;
@@ -60,30 +66,64 @@ final class PostgresLease implements SessionLease {
 
     @Override
     public synchronized long append(String type, ObjectNode payload) {
+        return write(List.of(new Pending(type, payload)));
+    }
+
+    /**
+     * A fork's copies of its parent's records in ONE transaction: all are stored or none is (a failure midway leaves
+     * the session as it was, no half fork).
+     */
+    @Override
+    public synchronized void appendCopies(List<ObjectNode> records) {
+        List<Pending> copies = new ArrayList<>();
+        for (ObjectNode r : records) {
+            String type = r.path("type").asText();
+            if (type.isBlank() || type.equals(SessionHeader.TYPE)) continue;
+            ObjectNode payload = r.deepCopy();
+            payload.remove(List.of("seq", "ts", "type"));
+            copies.add(new Pending(type, payload));
+        }
+        if (!copies.isEmpty()) write(copies);
+    }
+
+    private record Pending(String type, ObjectNode payload) {}
+
+    /** Stores {@code records} after the last one, in one transaction with the session's summary; returns the last seq. */
+    private long write(List<Pending> records) {
         if (closed) throw new IllegalStateException("session " + sessionId + " was closed for writing");
         if (lost) regain();
-        long seq = lastSeq + 1;
+        long seq = lastSeq;
         Instant ts = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        ObjectNode record = SessionWriter.record(seq, ts, type, payload);
-        String body;
-        try {
-            body = Json.MAPPER.writeValueAsString(record);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot write a " + type + " record as JSON: " + e.getMessage(), e);
+        String title = null;
+        List<String> bodies = new ArrayList<>(records.size());
+        for (Pending p : records) {
+            ObjectNode record = SessionWriter.record(++seq, ts, p.type(), p.payload());
+            if (RecordTypes.isTitle(record)) title = RecordTypes.titleText(record);
+            try {
+                bodies.add(Json.MAPPER.writeValueAsString(record));
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException("cannot write a " + p.type() + " record as JSON: " + e.getMessage(), e);
+            }
         }
         try {
             try (PreparedStatement ps = connection.prepareStatement("insert into agent_records (session_id, seq, body) values (?, ?, ?)")) {
-                ps.setString(1, sessionId);
-                ps.setLong(2, seq);
-                ps.setString(3, body);
-                ps.executeUpdate();
+                long s = lastSeq;
+                for (String body : bodies) {
+                    ps.setString(1, sessionId);
+                    ps.setLong(2, ++s);
+                    ps.setString(3, body);
+                    if (bodies.size() == 1) ps.executeUpdate();
+                    else ps.addBatch();
+                }
+                if (bodies.size() > 1) ps.executeBatch();
             }
-            try (PreparedStatement ps = connection.prepareStatement("update agent_sessions set last_seq = ?, records = records + 1,"
+            try (PreparedStatement ps = connection.prepareStatement("update agent_sessions set last_seq = ?, records = records + ?,"
                     + " updated_at = ?, title = coalesce(?, title) where id = ?")) {
                 ps.setLong(1, seq);
-                ps.setTimestamp(2, Timestamp.from(ts));
-                ps.setString(3, RecordTypes.isTitle(record) ? RecordTypes.titleText(record) : null);
-                ps.setString(4, sessionId);
+                ps.setLong(2, bodies.size());
+                ps.setTimestamp(3, Timestamp.from(ts));
+                ps.setString(4, title);
+                ps.setString(5, sessionId);
                 ps.executeUpdate();
             }
             connection.commit();
@@ -121,21 +161,11 @@ final class PostgresLease implements SessionLease {
                 }
             }
             fresh.setAutoCommit(false);
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // already broken
-            }
+            giveBack.accept(connection); // broken: dropped from the pool
             connection = fresh;
             lost = false;
         } catch (SQLException | RuntimeException e) {
-            if (fresh != null) {
-                try {
-                    fresh.close();
-                } catch (SQLException ignored) {
-                    // gone either way
-                }
-            }
+            if (fresh != null) giveBack.accept(fresh);
             if (e instanceof SessionStoreException s) throw s;
             throw new SessionStoreException("could not append to session " + sessionId + ": the connection to " + where
                     + " was lost and cannot be made again: " + e.getMessage(), e);
@@ -155,20 +185,11 @@ final class PostgresLease implements SessionLease {
         return !closed && !lost;
     }
 
-    /** Ends the lease: releases its advisory lock and closes its connection. Appends were committed one by one. */
+    /** Ends the lease: releases its advisory lock and gives its connection back. Appends were committed one by one. */
     @Override
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        try (Connection c = connection) {
-            c.rollback();
-            // released here, not left to the server's asynchronous end of the connection, so that the session can
-            // be leased again at once
-            try (PreparedStatement ps = c.prepareStatement("select pg_advisory_unlock_all()")) {
-                ps.execute();
-            }
-        } catch (SQLException e) {
-            // the lock ends with the connection whatever the driver says
-        }
+        giveBack.accept(connection);
     }
 }

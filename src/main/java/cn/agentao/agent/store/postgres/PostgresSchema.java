@@ -34,6 +34,24 @@ final class PostgresSchema {
                 body text not null,
                 primary key (session_id, seq)
             );
+            """, """
+            create table agent_tasks (
+                id text primary key,
+                context_id text not null,
+                state text not null,
+                body text not null,
+                cancel_requested boolean not null default false,
+                created_at timestamptz not null default now(),
+                updated_at timestamptz not null default now()
+            );
+            create index agent_tasks_by_update on agent_tasks (updated_at);
+            create table agent_task_push (
+                task_id text not null references agent_tasks (id) on delete cascade,
+                config_id text not null,
+                body text not null,
+                created_at timestamptz not null default now(),
+                primary key (task_id, config_id)
+            );
             """);
     private static final long MIGRATION_LOCK = 0x6167656e74L; // "agent"
 

@@ -14,6 +14,8 @@ import cn.agentao.agent.core.repository.SessionNotFoundException;
 import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
+import cn.agentao.agent.core.repository.StoreUnavailableException;
+import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.store.ListCursor;
 import cn.agentao.agent.store.SessionFiles;
 import cn.agentao.agent.util.Json;
@@ -29,7 +31,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -40,7 +41,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.function.Consumer;
 
 /**
@@ -55,6 +55,10 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
     private final PostgresStoreConfig config;
     private final Clock clock;
     private HikariDataSource pool;
+    private HikariDataSource leasePool;
+    /** At most this many leases (turns running at once) per instance. */
+    private static final int LEASE_CONNECTIONS = 256;
+    private final PostgresTaskRepository tasks = new PostgresTaskRepository(this);
 
     public PostgresSessionRepository(PostgresStoreConfig config, Clock clock) {
         this.config = config;
@@ -75,26 +79,69 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         hc.setMaximumPoolSize(8);
         hc.setMinimumIdle(1);
         hc.setConnectionTimeout(10_000);
-        hc.setInitializationFailTimeout(-1);
+        hc.setInitializationFailTimeout(1); // one attempt: a store that cannot be reached says why at once
         hc.addDataSourceProperty("tcpKeepAlive", "true");
-        HikariDataSource ds = new HikariDataSource(hc);
+        HikariDataSource ds;
+        try {
+            ds = new HikariDataSource(hc);
+        } catch (RuntimeException e) {
+            throw new StoreUnavailableException("cannot use the session store " + config.display() + ": "
+                    + PostgresErrors.connecting(config, e), e);
+        }
         try (Connection c = ds.getConnection()) {
             PostgresSchema.migrate(c, config.display());
         } catch (SQLException | RuntimeException e) {
             ds.close();
-            throw failure("open the session store", e);
+            throw new StoreUnavailableException(failure("open the session store", e).getMessage(), e);
         }
         pool = ds;
         return ds;
     }
 
-    private Connection leaseConnection() throws SQLException {
+    /**
+     * The leases' own pool: a lease lives for one turn, so its connection is reused by later turns instead of being
+     * opened each time; as many as turns run at once (PostgreSQL's {@code max_connections} is the real bound).
+     */
+    private synchronized HikariDataSource leasePool() {
+        if (leasePool != null) return leasePool;
         pool(); // the schema is there before any lease
-        Properties props = new Properties();
-        props.setProperty("user", config.user());
-        if (config.password() != null) props.setProperty("password", config.password());
-        props.setProperty("tcpKeepAlive", "true");
-        return DriverManager.getConnection(config.jdbcUrl(), props);
+        HikariConfig hc = new HikariConfig();
+        hc.setPoolName("agent-leases");
+        hc.setJdbcUrl(config.jdbcUrl());
+        hc.setUsername(config.user());
+        if (config.password() != null) hc.setPassword(config.password());
+        hc.setMaximumPoolSize(LEASE_CONNECTIONS);
+        hc.setMinimumIdle(0);
+        hc.setIdleTimeout(60_000);
+        hc.setConnectionTimeout(5_000); // a turn waits this long for an unreachable database, then runs unsaved
+        hc.setInitializationFailTimeout(-1);
+        hc.addDataSourceProperty("tcpKeepAlive", "true");
+        leasePool = new HikariDataSource(hc);
+        return leasePool;
+    }
+
+    private Connection leaseConnection() throws SQLException {
+        return leasePool().getConnection();
+    }
+
+    /**
+     * Gives a lease's connection back to the pool without its lock: unlocked first, or, if that fails, dropped from
+     * the pool (the lock ends with the connection), so that a pooled connection never holds a session.
+     */
+    void giveBack(Connection c) {
+        if (c == null) return;
+        try {
+            if (!c.getAutoCommit()) c.rollback();
+            // released here, not left to the server's end of the connection, so the session can be leased at once
+            try (PreparedStatement ps = c.prepareStatement("select pg_advisory_unlock_all()")) {
+                ps.execute();
+            }
+            c.close();
+        } catch (SQLException | RuntimeException e) {
+            HikariDataSource p = leasePool;
+            if (p != null) p.evictConnection(c);
+            closeQuietly(c);
+        }
     }
 
     @Override
@@ -115,13 +162,29 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
                 ps.setTimestamp(5, Timestamp.from(now));
                 if (ps.executeUpdate() == 0) throw new SessionExistsException(sessionId);
             }
-            return new PostgresLease(sessionId, c, () -> relock(sessionId), clock, 0, config.display());
+            return new PostgresLease(sessionId, c, () -> relock(sessionId), this::giveBack, clock, 0, config.display());
         } catch (SQLException | IOException | RuntimeException e) {
-            closeQuietly(c);
+            giveBack(c);
             if (e instanceof SessionStoreException s) throw s;
             if (e instanceof IllegalArgumentException i) throw i;
             throw failure("create session " + sessionId, e);
         }
+    }
+
+    /** Several instances serve sessions from one database: the core leases a session per turn. */
+    @Override
+    public boolean shared() {
+        return true;
+    }
+
+    @Override
+    public Optional<TaskRepository> tasks() {
+        return Optional.of(tasks);
+    }
+
+    /** A connection of the pool (the schema migrated), for the task table. */
+    Connection connection() throws SQLException {
+        return pool().getConnection();
     }
 
     @Override
@@ -138,11 +201,11 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) throw SessionNotFoundException.of(sessionId);
                     parseHeader(sessionId, rs.getString(1));
-                    return new PostgresLease(sessionId, c, () -> relock(sessionId), clock, rs.getLong(2), config.display());
+                    return new PostgresLease(sessionId, c, () -> relock(sessionId), this::giveBack, clock, rs.getLong(2), config.display());
                 }
             }
         } catch (SQLException | RuntimeException e) {
-            closeQuietly(c);
+            giveBack(c);
             if (e instanceof SessionStoreException s) throw s;
             throw failure("lease session " + sessionId, e);
         }
@@ -151,7 +214,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
     private Connection relock(String sessionId) throws SQLException {
         Connection c = leaseConnection();
         if (tryLock(c, sessionId)) return c;
-        c.close();
+        giveBack(c);
         return null;
     }
 
@@ -391,15 +454,16 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
 
     @Override
     public String relocateHint() {
-        return "check that PostgreSQL at " + config.display() + " is running and reachable (password in PGPASSWORD),"
-                + " choose another with " + PostgresStoreConfig.STORE_ENV + "=postgres://USER@HOST:PORT/DB,"
-                + " or unset " + PostgresStoreConfig.STORE_ENV + " for the file store";
+        return "check that PostgreSQL at " + config.host() + ":" + config.port() + " is running and reachable, or choose"
+                + " another store with --store (or " + PostgresStoreConfig.STORE_ENV + "; unset: files)";
     }
 
     @Override
     public synchronized void close() {
         if (pool != null) pool.close();
         pool = null;
+        if (leasePool != null) leasePool.close();
+        leasePool = null;
     }
 
     private Instant now() {
@@ -440,7 +504,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         }
     }
 
-    private SessionStoreException failure(String what, Exception e) {
+    SessionStoreException failure(String what, Exception e) {
         if (e instanceof SessionStoreException s) return s;
         return new SessionStoreException("could not " + what + " in the session store " + config.display() + ": "
                 + e.getMessage(), e);

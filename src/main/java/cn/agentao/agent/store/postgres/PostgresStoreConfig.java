@@ -12,7 +12,7 @@ import java.util.Map;
 public record PostgresStoreConfig(String user, String host, int port, String database, String password) {
     public static final String STORE_ENV = "AGENT_STORE";
     public static final String PASSWORD_ENV_ENV = "AGENT_STORE_PASSWORD_ENV";
-    private static final String FORM = "postgres://USER@HOST:PORT/DB";
+    public static final String FORM = "postgres://USER@HOST:PORT/DB";
 
     /** Whether {@code store} names a PostgreSQL store (else it is the file store's). */
     public static boolean isPostgres(String store) {
@@ -24,13 +24,13 @@ public record PostgresStoreConfig(String user, String host, int port, String dat
         URI uri;
         try {
             uri = new URI(url);
-        } catch (URISyntaxException e) {
+        } catch (URISyntaxException e) { // not echoed: it might hold a password
             throw new IllegalArgumentException("invalid store address: use " + FORM);
         }
         String userInfo = uri.getRawUserInfo();
         if (userInfo != null && userInfo.contains(":")) {
             throw new IllegalArgumentException("the store address must not carry a password: put it in PGPASSWORD"
-                    + " (or the variable " + PASSWORD_ENV_ENV + " names) and use " + FORM);
+                    + " (or a variable named by --store-password-env) and use " + FORM);
         }
         String db = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
         if (!isPostgres(url) || uri.getHost() == null || userInfo == null || userInfo.isEmpty() || db.isEmpty()
@@ -41,7 +41,8 @@ public record PostgresStoreConfig(String user, String host, int port, String dat
         if (passwordEnv != null && !passwordEnv.isBlank()) {
             password = env.get(passwordEnv);
             if (password == null) {
-                throw new IllegalArgumentException("the store password variable " + passwordEnv + " is not set");
+                throw new IllegalArgumentException("the store's password variable " + passwordEnv
+                        + " (--store-password-env) is not set");
             }
         } else {
             password = env.get("PGPASSWORD");

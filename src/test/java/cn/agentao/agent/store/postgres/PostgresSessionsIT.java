@@ -146,4 +146,44 @@ class PostgresSessionsIT {
         String agent = said(b, id, 0, "agent_message_chunk");
         assertTrue(agent.contains("one") && agent.contains("two") && agent.contains("three"), agent);
     }
+
+    /**
+     * The database stops WHILE the model streams its answer (the scripted reply pauses after its first words; the
+     * server is stopped then; the reply goes on): the turn ends telling the user its answer could not be saved, the
+     * completed messages are in the database after the restart, the next message works and saves what waited.
+     */
+    @Test
+    void theDatabaseRestartingWhileTheModelStreamsLosesNothingCompleted() throws Exception {
+        AgentProcess a = agent();
+        String id = a.call("session/new", setup()).path("result").path("sessionId").asText();
+        model.enqueue(Script.textReply("one"));
+        assertTrue(turn(a, id, "first").contains("one"));
+
+        // the pause is only the window in which the server is stopped: the test waits for the first words itself
+        model.enqueue(Script.reply().text("Streaming ").pause(15_000).text("and finished."), Script.textReply("three"));
+        int before = a.updates(id).size();
+        long call = a.start("session/prompt", prompt(id, "second"));
+        a.await(m -> "session/update".equals(m.path("method").asText())
+                && m.path("params").path("update").path("content").path("text").asText().contains("Streaming"), Duration.ofSeconds(60));
+        JsonNode during;
+        PostgresServer.shared().stop();
+        try {
+            during = a.awaitResponse(call, Duration.ofSeconds(90));
+        } finally {
+            PostgresServer.shared().startServer();
+        }
+        String told = said(a, id, before, "agent_message_chunk") + during.path("error").path("message").asText();
+        assertTrue(told.contains("could not be saved"), "the user is told, clearly: " + told + " " + during);
+        assertTrue(told.contains("and finished."), "the answer was not cut: " + told);
+
+        String after = turn(a, id, "third");
+        assertTrue(after.contains("three"), "the next message works: " + after);
+        assertTrue(a.call("session/close", Json.object().put("sessionId", id)).has("result"));
+
+        AgentProcess b = agent();
+        assertTrue(b.call("session/load", setup().put("sessionId", id)).has("result"));
+        assertEquals("first|second|third", said(b, id, 0, "user_message_chunk"), "every completed message is there");
+        String agent = said(b, id, 0, "agent_message_chunk");
+        assertTrue(agent.contains("one") && agent.contains("three"), agent);
+    }
 }

@@ -1,0 +1,51 @@
+package cn.agentao.agent.cli;
+
+import cn.agentao.agent.store.postgres.PostgresStoreConfig;
+import picocli.CommandLine.Option;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * {@code --store ADDRESS} and {@code --store-password-env VAR}: the one definition of the options that choose the
+ * session store, mixed into every command that reads sessions ({@code agent}, {@code --acp}, {@code sessions},
+ * {@code a2a serve}, {@code agora}) and read by the fast parsers too ({@link #accept}). They win over
+ * {@code AGENT_STORE} and {@code AGENT_STORE_PASSWORD_ENV}: {@link #environment} is the process's environment
+ * with them in place, which is what the core is built from ({@link SessionRepositories#open}).
+ */
+public final class StoreOptions {
+    public static final String STORE = "--store";
+    public static final String PASSWORD_ENV = "--store-password-env";
+
+    @Option(names = STORE, paramLabel = "ADDRESS",
+            description = {"Keep sessions in PostgreSQL: postgres://USER@HOST:PORT/DB (default: $AGENT_STORE;",
+                    "unset: files). The password comes from PGPASSWORD or --store-password-env."})
+    String store;
+
+    @Option(names = PASSWORD_ENV, paramLabel = "VAR",
+            description = "The environment variable holding the store's password (default: $AGENT_STORE_PASSWORD_ENV, else PGPASSWORD).")
+    String passwordEnv;
+
+    /** For the fast parsers: takes {@code name value} if it is one of these options; false if it is not. */
+    boolean accept(String name, String value) {
+        switch (name) {
+            case STORE -> store = value;
+            case PASSWORD_ENV -> passwordEnv = value;
+            default -> { return false; }
+        }
+        return true;
+    }
+
+    static boolean isOption(String name) {
+        return name.equals(STORE) || name.equals(PASSWORD_ENV);
+    }
+
+    /** {@code env} with the options in place of {@code AGENT_STORE} and {@code AGENT_STORE_PASSWORD_ENV}. */
+    Map<String, String> environment(Map<String, String> env) {
+        if (store == null && passwordEnv == null) return env;
+        Map<String, String> out = new HashMap<>(env);
+        if (store != null) out.put(PostgresStoreConfig.STORE_ENV, store);
+        if (passwordEnv != null) out.put(PostgresStoreConfig.PASSWORD_ENV_ENV, passwordEnv);
+        return Map.copyOf(out);
+    }
+}

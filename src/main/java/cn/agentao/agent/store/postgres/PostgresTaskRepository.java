@@ -1,0 +1,148 @@
+package cn.agentao.agent.store.postgres;
+
+import cn.agentao.agent.core.repository.TaskRepository;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Tasks in PostgreSQL ({@code agent_tasks}, {@code agent_task_push}: schema migration 2), through the session
+ * repository's connection pool; each call is one short statement.
+ */
+final class PostgresTaskRepository implements TaskRepository {
+    private final PostgresSessionRepository sessions;
+
+    PostgresTaskRepository(PostgresSessionRepository sessions) {
+        this.sessions = sessions;
+    }
+
+    @FunctionalInterface
+    private interface Call<T> {
+        T on(Connection c) throws SQLException;
+    }
+
+    private <T> T call(String what, Call<T> call) {
+        try (Connection c = sessions.connection()) {
+            return call.on(c);
+        } catch (SQLException | RuntimeException e) {
+            throw sessions.failure(what, e);
+        }
+    }
+
+    @Override
+    public void save(String id, String contextId, String state, String body) {
+        call("save task " + id, c -> {
+            try (PreparedStatement ps = c.prepareStatement("insert into agent_tasks (id, context_id, state, body) values (?, ?, ?, ?)"
+                    + " on conflict (id) do update set state = excluded.state, body = excluded.body, updated_at = now()")) {
+                ps.setString(1, id);
+                ps.setString(2, contextId);
+                ps.setString(3, state);
+                ps.setString(4, body);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public Optional<StoredTask> find(String id) {
+        return call("read task " + id, c -> {
+            try (PreparedStatement ps = c.prepareStatement("select context_id, state, body, cancel_requested, updated_at"
+                    + " from agent_tasks where id = ?")) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) return Optional.empty();
+                    return Optional.of(new StoredTask(id, rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
+                            rs.getTimestamp(5).toInstant()));
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean requestCancel(String id) {
+        return call("cancel task " + id, c -> {
+            try (PreparedStatement ps = c.prepareStatement("update agent_tasks set cancel_requested = true where id = ?")) {
+                ps.setString(1, id);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public Set<String> cancelRequested(Collection<String> ids) {
+        if (ids.isEmpty()) return Set.of();
+        return call("read cancel requests", c -> {
+            try (PreparedStatement ps = c.prepareStatement("select id from agent_tasks where cancel_requested and id = any(?)")) {
+                Array array = c.createArrayOf("text", ids.toArray());
+                ps.setArray(1, array);
+                Set<String> out = new HashSet<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) out.add(rs.getString(1));
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public Map<String, String> pushConfigs(String taskId) {
+        return call("read the push configurations of task " + taskId, c -> {
+            try (PreparedStatement ps = c.prepareStatement("select config_id, body from agent_task_push where task_id = ?"
+                    + " order by created_at, config_id")) {
+                ps.setString(1, taskId);
+                Map<String, String> out = new LinkedHashMap<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) out.put(rs.getString(1), rs.getString(2));
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public void putPushConfig(String taskId, String configId, String body) {
+        call("save a push configuration of task " + taskId, c -> {
+            try (PreparedStatement ps = c.prepareStatement("insert into agent_task_push (task_id, config_id, body) values (?, ?, ?)"
+                    + " on conflict (task_id, config_id) do update set body = excluded.body")) {
+                ps.setString(1, taskId);
+                ps.setString(2, configId);
+                ps.setString(3, body);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public boolean deletePushConfig(String taskId, String configId) {
+        return call("delete a push configuration of task " + taskId, c -> {
+            try (PreparedStatement ps = c.prepareStatement("delete from agent_task_push where task_id = ? and config_id = ?")) {
+                ps.setString(1, taskId);
+                ps.setString(2, configId);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public int expire(Collection<String> states, Instant before) {
+        if (states.isEmpty()) return 0;
+        return call("expire old tasks", c -> {
+            try (PreparedStatement ps = c.prepareStatement("delete from agent_tasks where state = any(?) and updated_at < ?")) {
+                ps.setArray(1, c.createArrayOf("text", states.toArray()));
+                ps.setTimestamp(2, Timestamp.from(before));
+                return ps.executeUpdate();
+            }
+        });
+    }
+}
