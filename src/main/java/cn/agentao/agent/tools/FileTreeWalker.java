@@ -17,15 +17,54 @@ import java.util.List;
  * Walks a directory tree for glob and grep: depth first in name order, never following symbolic links,
  * skipping {@code .git} and (unless told otherwise) what {@code .gitignore} files ignore — those in the tree,
  * those between the repository top and the start directory, and {@code .git/info/exclude}. Bounded by a
- * number of entries; stops on interrupt or cancellation.
+ * number of entries; stops on interrupt or cancellation. Each entry's type costs an {@code lstat}, unless a
+ * {@link Ripgrep.Listing} already says the entry is a regular file or a directory (then its attributes are read
+ * only if asked for).
  */
 final class FileTreeWalker {
 
     /** One file or directory; {@code relative} is from the start directory, '/'-separated. */
-    record Entry(Path path, String relative, BasicFileAttributes attributes) {
+    static final class Entry {
+        private final Path path;
+        private final String relative;
+        private final boolean regularFile;
+        private final boolean directory;
+        private BasicFileAttributes attributes;
+
+        Entry(Path path, String relative, BasicFileAttributes attributes) {
+            this(path, relative, attributes.isRegularFile(), attributes.isDirectory(), attributes);
+        }
+
+        private Entry(Path path, String relative, boolean regularFile, boolean directory, BasicFileAttributes attributes) {
+            this.path = path;
+            this.relative = relative;
+            this.regularFile = regularFile;
+            this.directory = directory;
+            this.attributes = attributes;
+        }
+
+        Path path() { return path; }
+
+        String relative() { return relative; }
+
         /** The last segment of the path. */
         String name() {
             return relative.substring(relative.lastIndexOf('/') + 1);
+        }
+
+        boolean isRegularFile() { return regularFile; }
+
+        boolean isDirectory() { return directory; }
+
+        /** The size when already known, else -1 (an entry known from a listing). */
+        long knownSize() {
+            return attributes == null ? -1 : attributes.size();
+        }
+
+        /** The attributes of the entry itself (not of a link's target), read on first use when not yet known. */
+        BasicFileAttributes attributes() throws IOException {
+            if (attributes == null) attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return attributes;
         }
     }
 
@@ -38,6 +77,7 @@ final class FileTreeWalker {
     private final boolean honourGitIgnore;
     private final int maxEntries;
     private final Cancellation cancellation;
+    private Ripgrep.Listing known;
     private int visited;
     private boolean truncated;
 
@@ -46,6 +86,12 @@ final class FileTreeWalker {
         this.honourGitIgnore = honourGitIgnore;
         this.maxEntries = maxEntries;
         this.cancellation = cancellation;
+    }
+
+    /** Takes the entries {@code listing} names as regular files or directories without asking the file system. */
+    FileTreeWalker known(Ripgrep.Listing listing) {
+        this.known = listing;
+        return this;
     }
 
     /** Whether the walk stopped at the entry bound. */
@@ -85,21 +131,28 @@ final class FileTreeWalker {
                     throw new InterruptedException("walk cancelled");
                 }
                 String name = child.getFileName().toString();
-                BasicFileAttributes attrs;
-                try {
-                    attrs = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                } catch (IOException e) {
-                    continue;
-                }
-                boolean dir = attrs.isDirectory();
-                if (dir && name.equals(".git")) continue;
                 String relative = frame.relative.isEmpty() ? name : frame.relative + "/" + name;
+                Entry entry;
+                if (known != null && known.files().contains(relative)) {
+                    entry = new Entry(child, relative, true, false, null);
+                } else if (known != null && known.directories().contains(relative)) {
+                    entry = new Entry(child, relative, false, true, null);
+                } else {
+                    try {
+                        entry = new Entry(child, relative,
+                                Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+                    } catch (IOException e) {
+                        continue;
+                    }
+                }
+                boolean dir = entry.isDirectory();
+                if (dir && name.equals(".git")) continue;
                 if (honourGitIgnore && ignored(ignores, relative, dir)) continue;
                 if (++visited > maxEntries) {
                     truncated = true;
                     return;
                 }
-                if (!visitor.visit(new Entry(child, relative, attrs))) return;
+                if (!visitor.visit(entry)) return;
                 if (dir) subdirs.add(new Frame(child, relative, ignores));
             }
             for (int i = subdirs.size() - 1; i >= 0; i--) stack.push(subdirs.get(i));
