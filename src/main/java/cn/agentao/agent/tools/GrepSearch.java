@@ -40,7 +40,7 @@ final class GrepSearch {
     /**
      * @param prefilter whether to pass over text without the regex's required literals (always the same
      *                  result; off only to compare)
-     * @param threads   worker threads; 0 searches on the calling thread
+     * @param threads   worker threads (and helpers reading directories ahead); 0 searches on the calling thread
      * @param ripgrep   when not null and there is a prefilter, lists the tree and the files holding a required
      *                  literal first, so the walk needs no {@code lstat} and reads only those files
      */
@@ -73,7 +73,8 @@ final class GrepSearch {
         boolean byPath = glob != null && glob.contains("/");
         Ripgrep.Listing known = ripgrep == null || finder == null ? null
                 : ripgrep.candidates(path, includeIgnored, literals, ignoreCase(), GrepTool.MAX_FILE_BYTES, ctx);
-        FileTreeWalker walker = new FileTreeWalker(path, !includeIgnored, GrepTool.MAX_WALK, ctx.cancellation()).known(known);
+        FileTreeWalker walker = new FileTreeWalker(path, !includeIgnored, GrepTool.MAX_WALK, ctx.cancellation())
+                .known(known).parallel(threads);
         Workers workers = new Workers();
         try {
             walker.walk(entry -> {

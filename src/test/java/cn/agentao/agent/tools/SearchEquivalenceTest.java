@@ -163,7 +163,7 @@ class SearchEquivalenceTest {
     }
 
     @Test
-    void ripgrepGivesTheSameGlobResult() throws Exception {
+    void globGivesTheSameResultOnEveryPath() throws Exception {
         Ripgrep rg = Ripgrep.find(ctx);
         assertNotNull(rg, "ripgrep is installed for the tests (scripts/install-test-tools.sh)");
         for (String glob : List.of("**/*", "**/*.txt", "*", "*.log", "**/*.txt.d", "many/*", "**/.*", "**/link*",
@@ -171,12 +171,39 @@ class SearchEquivalenceTest {
             for (boolean byMtime : new boolean[]{true, false}) {
                 for (boolean ignored : new boolean[]{false, true}) {
                     String label = glob + (byMtime ? " mtime" : " name") + (ignored ? " +ignored" : "");
-                    ToolResult java = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, null);
-                    ToolResult withRg = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, rg);
-                    assertEquals(java.forModel() + java.rawOutput(), withRg.forModel() + withRg.rawOutput(), label);
+                    ToolResult serial = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, null, 0);
+                    ToolResult parallel = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, null, 3);
+                    ToolResult withRg = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, rg, 2);
+                    String expected = serial.forModel() + serial.rawOutput();
+                    assertEquals(expected, parallel.forModel() + parallel.rawOutput(), "read ahead: " + label);
+                    assertEquals(expected, withRg.forModel() + withRg.rawOutput(), "rg: " + label);
                 }
             }
         }
+    }
+
+    /** Reading ahead on helper threads, and taking types from rg's listing, visit the same entries in the same order. */
+    @Test
+    void theWalkIsTheSameOnEveryPath() throws Exception {
+        Ripgrep rg = Ripgrep.find(ctx);
+        assertNotNull(rg);
+        for (boolean ignored : new boolean[]{false, true}) {
+            for (int max : new int[]{7, 60, GrepTool.MAX_WALK}) {
+                List<String> serial = walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()));
+                assertTrue(serial.size() > 5, serial.toString());
+                assertEquals(serial, walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()).parallel(3)),
+                        "read ahead, max " + max);
+                assertEquals(serial, walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()).parallel(2)
+                        .known(rg.files(dir, ignored, ctx))), "rg, max " + max);
+            }
+        }
+    }
+
+    private static List<String> walk(FileTreeWalker walker) throws Exception {
+        List<String> seen = new ArrayList<>();
+        walker.walk(e -> seen.add(e.relative() + (e.isDirectory() ? "/" : e.isRegularFile() ? "" : " (other)")));
+        seen.add("truncated " + walker.truncated());
+        return seen;
     }
 
     /** What ripgrep lists: regular files (never links, never in .git, never over the size bound) and which to read. */
