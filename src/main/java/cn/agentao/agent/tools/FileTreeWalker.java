@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 
 /**
  * Walks a directory tree for glob and grep: depth first in name order, never following symbolic links,
@@ -88,7 +87,6 @@ final class FileTreeWalker {
     private final int maxEntries;
     private final Cancellation cancellation;
     private Ripgrep.Listing known;
-    private Predicate<Entry> attributesFor;
     private int threads;
     private int visited;
     private boolean truncated;
@@ -109,15 +107,6 @@ final class FileTreeWalker {
     /** Reads directories ahead of the walk on {@code helpers} threads (0: all on the walking thread). */
     FileTreeWalker parallel(int helpers) {
         this.threads = helpers;
-        return this;
-    }
-
-    /**
-     * Reads, while reading ahead, the attributes of the entries known from a listing that pass {@code test} (the
-     * others are read on first use of {@link Entry#attributes()}).
-     */
-    FileTreeWalker attributesFor(Predicate<Entry> test) {
-        this.attributesFor = test;
         return this;
     }
 
@@ -207,13 +196,6 @@ final class FileTreeWalker {
             boolean dir = entry.isDirectory();
             if (dir && name.equals(".git")) continue;
             if (honourGitIgnore && ignored(ignores, relative, dir)) continue;
-            if (entry.attributes == null && attributesFor != null && attributesFor.test(entry)) {
-                try {
-                    entry.attributes();
-                } catch (IOException e) {
-                    // gone since it was listed: the visitor finds out
-                }
-            }
             if (dir) subdirs.add(entry.sub = new Frame(child, relative, ignores));
             entries.add(entry);
         }

@@ -94,25 +94,24 @@ public final class GlobTool implements Tool {
         @Override
         public ToolResult run(ToolProgress progress) throws IOException, InterruptedException {
             if (!Files.isDirectory(dir)) return ToolResult.error("Directory not found: " + dir);
-            return find(ctx, dir, pattern, byMtime, limit, includeIgnored, Ripgrep.find(ctx), FileTreeWalker.HELPERS);
+            return find(ctx, dir, pattern, byMtime, limit, includeIgnored, FileTreeWalker.HELPERS);
         }
     }
 
     /**
      * The paths below {@code dir} matching {@code pattern}, as the tool prints them.
      *
-     * @param ripgrep when not null, lists the tree first so the walk needs no {@code lstat} for what it listed
-     *                (only the matches' modification times are read)
-     * @param helpers threads reading directories (and the matches' attributes) ahead of the walk
+     * Not with ripgrep: every entry's type, and every match's time, costs an {@code lstat} all the same (rg lists
+     * only regular files), so a listing by rg first only adds its run (measured: bench/search.sh).
+     *
+     * @param helpers threads reading directories ahead of the walk
      */
     static ToolResult find(ToolContext ctx, Path dir, String pattern, boolean byMtime, int limit,
-                           boolean includeIgnored, Ripgrep ripgrep, int helpers) throws IOException, InterruptedException {
+                           boolean includeIgnored, int helpers) throws IOException, InterruptedException {
         Predicate<FileTreeWalker.Entry> matcher = matcher(pattern);
         record Match(Path path, long mtime) {}
         List<Match> matches = new ArrayList<>();
-        FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation())
-                .known(ripgrep == null ? null : ripgrep.files(dir, includeIgnored, ctx))
-                .parallel(helpers).attributesFor(byMtime ? matcher : null);
+        FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation()).parallel(helpers);
         walker.walk(entry -> {
             if (matcher.test(entry)) {
                 long mtime;

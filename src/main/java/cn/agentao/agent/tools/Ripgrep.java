@@ -19,12 +19,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * ripgrep ({@code rg}) as a fast lister of a tree for grep and glob, when it is installed. It only answers "which
- * regular files are there" (and, for grep, "which of them hold one of these literals or a NUL byte"): the walk,
- * the ignore rules, the order, the bounds and every line of output stay {@link FileTreeWalker}'s and
- * {@link FileGrep}'s, which take what rg listed as known instead of asking the file system about each entry
- * (Java cannot see a directory entry's type, so that question costs an {@code lstat}). Whatever rg did not list is
- * looked at as before, so the result is exactly the Java path's whatever rg's own ignore rules say.
+ * ripgrep ({@code rg}), when it is installed, as grep's fast first pass over a tree. It only answers "which regular
+ * files are there, and which of them hold one of these literals or a NUL byte": the walk, the ignore rules, the
+ * order, the bounds and every line of output stay {@link FileTreeWalker}'s and {@link FileGrep}'s, which take
+ * what rg listed as known instead of asking the file system about each entry (Java cannot see a directory entry's
+ * type, so that costs an {@code lstat}) and read only the files rg marked. Whatever rg did not list is looked at
+ * as before, so the result is exactly the Java path's, whatever rg's own ignore rules say. rg never sees the
+ * regular expression, only literals every match must contain ({@link RequiredLiterals}), so Java's and Rust's
+ * regex dialects never meet; a pattern without such literals is searched by the Java path alone.
  *
  * <p>Looked for once per executable, on first use (never at start-up): {@code rg} on the children's {@code PATH}
  * (which has no entry inside the workspace) or {@code /usr/bin/rg}, version 12 or later. Its environment is the
@@ -98,19 +100,6 @@ final class Ripgrep {
     }
 
     /**
-     * The regular files below {@code root} that rg finds, with ignore rules close to ours (the walk applies ours
-     * anyway): {@code .gitignore} files, not {@code .ignore}, not the user's global excludes; hidden files; never
-     * through a link; never into {@code .git}.
-     *
-     * @return null when rg failed (then the Java path answers)
-     */
-    Listing files(Path root, boolean includeIgnored, ToolContext ctx) throws InterruptedException {
-        List<String> args = common(includeIgnored);
-        args.add("--files");
-        return run(root, args, ctx, false);
-    }
-
-    /**
      * The regular files below {@code root} of at most {@code maxBytes}, each marked when it holds one of
      * {@code literals} (ignoring case as {@link LiteralFinder} does, or more) or a NUL byte anywhere: the files a
      * search with these required literals has to read; the others are text without a match.
@@ -129,21 +118,18 @@ final class Ripgrep {
             regex.append('|');
         }
         regex.append("\\x{0}");
-        List<String> args = common(includeIgnored);
-        // every byte as it is (no binary quitting, no BOM decoding); one matching line is enough
-        args.addAll(List.of("--text", "--encoding", "none", "--count", "--max-count", "1", "--include-zero",
-                "--max-filesize", Long.toString(maxBytes), "--regexp", regex.toString()));
-        return run(root, args, ctx, true);
-    }
-
-    private static List<String> common(boolean includeIgnored) {
+        // ignore rules close to ours (the walk applies ours anyway): .gitignore files, not .ignore, not the user's
+        // global excludes; hidden files; never through a link; never into .git
         List<String> args = new ArrayList<>(List.of("--no-config", "--no-messages", "--null", "--hidden",
                 "--no-ignore-global", "--no-ignore-dot", "--no-require-git", "--glob", "!.git/"));
         if (includeIgnored) args.add("--no-ignore");
-        return args;
+        // every byte as it is (no binary quitting, no BOM decoding); one matching line is enough
+        args.addAll(List.of("--text", "--encoding", "none", "--count", "--max-count", "1", "--include-zero",
+                "--max-filesize", Long.toString(maxBytes), "--regexp", regex.toString()));
+        return run(root, args, ctx);
     }
 
-    private Listing run(Path root, List<String> args, ToolContext ctx, boolean counted) throws InterruptedException {
+    private Listing run(Path root, List<String> args, ToolContext ctx) throws InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(executable.toString());
         command.addAll(args);
@@ -177,18 +163,40 @@ final class Ripgrep {
         }
         // 0: found, 1: nothing found; 2: an error (a bad argument, or only an unreadable file: let Java decide)
         if (process.exitValue() > 1) return null;
-        return Listing.parse(out.toByteArray(), counted);
+        return Listing.parse(out.toByteArray());
     }
 
     /**
      * What rg listed, by path relative to the root ('/'-separated, as {@link FileTreeWalker.Entry#relative()}):
-     * regular files, the directories holding them, and (for grep) the files to read.
+     * regular files, the directories holding them, and the files to read.
      */
-    record Listing(Set<String> files, Set<String> directories, Set<String> candidates) {
-        static Listing parse(byte[] out, boolean counted) {
+    static final class Listing {
+        private final Set<String> files;
+        private final Set<String> directories;
+        private final Set<String> candidates;
+
+        private Listing(Set<String> files, Set<String> directories, Set<String> candidates) {
+            this.files = files;
+            this.directories = directories;
+            this.candidates = candidates;
+        }
+
+        Set<String> files() { return files; }
+
+        Set<String> directories() { return directories; }
+
+        Set<String> candidates() { return candidates; }
+
+        @Override
+        public String toString() {
+            return "files " + files + ", directories " + directories + ", candidates " + candidates;
+        }
+
+        /** rg's {@code --count --null} output: each file's path, a NUL, its count and a newline. */
+        static Listing parse(byte[] out) {
             Set<String> files = new HashSet<>();
             Set<String> dirs = new HashSet<>();
-            Set<String> candidates = counted ? new HashSet<>() : Set.of();
+            Set<String> candidates = new HashSet<>();
             Map<String, Boolean> seenDirs = new HashMap<>();
             int i = 0;
             while (i < out.length) {
@@ -199,12 +207,10 @@ final class Ripgrep {
                 i = nul + 1;
                 // a name that does not decode is left to the walk (two such names could decode alike)
                 boolean clear = rel.indexOf('\uFFFD') < 0;
-                if (counted) {
-                    int nl = indexOf(out, i, (byte) '\n');
-                    if (nl < 0) nl = out.length;
-                    if (clear && !(nl - i == 1 && out[i] == '0')) candidates.add(rel);
-                    i = nl + 1;
-                }
+                int nl = indexOf(out, i, (byte) '\n');
+                if (nl < 0) nl = out.length;
+                if (clear && !(nl - i == 1 && out[i] == '0')) candidates.add(rel);
+                i = nl + 1;
                 if (!clear) continue;
                 files.add(rel);
                 for (int slash = rel.lastIndexOf('/'); slash > 0; slash = rel.lastIndexOf('/', slash - 1)) {
