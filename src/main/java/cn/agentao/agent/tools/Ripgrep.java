@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -118,11 +119,15 @@ final class Ripgrep {
             regex.append('|');
         }
         regex.append("\\x{0}");
-        // ignore rules close to ours (the walk applies ours anyway): .gitignore files, not .ignore, not the user's
-        // global excludes; hidden files; never through a link; never into .git
+        // rg reads no ignore file of its own (a .gitignore can be a link to /dev/zero or a FIFO, which would hold
+        // it forever): only the root's own .gitignore when it is a regular file, to pass over what it ignores (the
+        // walk applies all of our rules anyway); hidden files; never through a link; never into .git
         List<String> args = new ArrayList<>(List.of("--no-config", "--no-messages", "--null", "--hidden",
-                "--no-ignore-global", "--no-ignore-dot", "--no-require-git", "--glob", "!.git/"));
-        if (includeIgnored) args.add("--no-ignore");
+                "--no-ignore", "--glob", "!.git/"));
+        Path rootIgnore = root.resolve(".gitignore");
+        if (!includeIgnored && Files.isRegularFile(rootIgnore, LinkOption.NOFOLLOW_LINKS)) {
+            args.addAll(List.of("--ignore-file", rootIgnore.toString()));
+        }
         // every byte as it is (no binary quitting, no BOM decoding); one matching line is enough
         args.addAll(List.of("--text", "--encoding", "none", "--count", "--max-count", "1", "--include-zero",
                 "--max-filesize", Long.toString(maxBytes), "--regexp", regex.toString()));

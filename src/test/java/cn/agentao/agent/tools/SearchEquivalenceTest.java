@@ -3,6 +3,7 @@ package cn.agentao.agent.tools;
 import cn.agentao.agent.util.CancellationSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -117,6 +119,11 @@ class SearchEquivalenceTest {
         write("worktree/.git", "gitdir: needle\n");
         write("only-ignored/z.log", "needle only ignored\n");
         new ProcessBuilder("mkfifo", dir.resolve("many/fifo.txt").toString()).start().waitFor();
+        // ignore files that never end: a link to /dev/zero, a FIFO
+        write("endless/a.txt", "needle endless\n");
+        Files.createSymbolicLink(dir.resolve("endless/.gitignore"), Path.of("/dev/zero"));
+        write("blocking/a.txt", "needle blocking\n");
+        new ProcessBuilder("mkfifo", dir.resolve("blocking/.gitignore").toString()).start().waitFor();
     }
 
     private void write(String rel, String content) throws Exception {
@@ -146,6 +153,7 @@ class SearchEquivalenceTest {
 
     /** Patterns with and without required literals (those without fall back to the Java walk). */
     @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES) // an ignore file that never ends must not hold the search
     void ripgrepGivesTheSameGrepResult() throws Exception {
         Ripgrep rg = Ripgrep.find(ctx);
         assertNotNull(rg, "ripgrep is installed for the tests (scripts/install-test-tools.sh)");
