@@ -101,7 +101,7 @@ public final class GlobTool implements Tool {
     /**
      * The paths below {@code dir} matching {@code pattern}, as the tool prints them.
      *
-     * Not with ripgrep: every entry's type, and every match's time, costs an {@code lstat} all the same (rg lists
+     * <p>Not with ripgrep: every entry's type, and every match's time, costs an {@code lstat} all the same (rg lists
      * only regular files), so a listing by rg first only adds its run (measured: bench/search.sh).
      *
      * @param helpers threads reading directories ahead of the walk
@@ -114,13 +114,7 @@ public final class GlobTool implements Tool {
         FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation()).parallel(helpers);
         walker.walk(entry -> {
             if (matcher.test(entry)) {
-                long mtime;
-                try {
-                    mtime = byMtime ? entry.attributes().lastModifiedTime().toMillis() : 0;
-                } catch (IOException e) {
-                    return true; // gone since it was listed
-                }
-                matches.add(new Match(entry.path(), mtime));
+                matches.add(new Match(entry.path(), byMtime ? entry.attributes().lastModifiedTime().toMillis() : 0));
             }
             return true;
         });
