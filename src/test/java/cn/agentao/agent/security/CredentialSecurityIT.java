@@ -379,6 +379,11 @@ class CredentialSecurityIT {
             SecurityHarness.Outcome o = h.runToolIn(id, "mcp__projargs__dump", "{}");
             assertNoSecretAnywhere(o);
             assertTrue(o.toolResult().contains("There is no tool named"), o.toolResult());
+            // the notice is sent from the thread that settles the servers: wait for it rather than race it
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (!h.agent.updates(id).toString().contains("hand it a credential") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
             assertTrue(h.agent.updates(id).toString().contains("hand it a credential"), h.agent.updates(id).toString());
         } finally {
             close(id);

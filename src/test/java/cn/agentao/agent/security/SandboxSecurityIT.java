@@ -518,7 +518,10 @@ class SandboxSecurityIT {
         Path ws = h.newWorkspace();
         Path marker = ws.resolve("survivor");
         String id = h.newSession(ws);
-        String command = "setsid nohup sh -c 'sleep 3; touch " + marker + "' >/dev/null 2>&1 & (sleep 4; touch " + marker + ") & sleep 60";
+        // Two children try to outlive the cancel (one in a new session, one in the background); each sleeps for a
+        // duration no other process uses, so survivors are found by name, with no race against a clock.
+        String command = "setsid nohup sh -c 'sleep 3171; touch " + marker + "' >/dev/null 2>&1 & (sleep 3172; touch "
+                + marker + ") & sleep 3173";
         h.model.when(FakeModelServer.lastUserMessageContains("cancel me"))
                 .reply(Script.reply().toolCall("call_cancel", "run_shell_command", shell(command), 2), Script.textReply("never"));
         ObjectNode p = Json.object().put("sessionId", id);
@@ -526,14 +529,18 @@ class SandboxSecurityIT {
         long rid = h.agent.start("session/prompt", p);
         h.agent.await(m -> "in_progress".equals(m.path("params").path("update").path("status").asText())
                 && id.equals(m.path("params").path("sessionId").asText()), Duration.ofSeconds(20));
-        waitFor(() -> h.agent.process().descendants().anyMatch(x -> x.info().commandLine().orElse("").contains("sleep 60")));
+        waitFor(() -> sleepers() >= 3);
         h.agent.notify("session/cancel", Json.object().put("sessionId", id));
         JsonNode r = h.agent.awaitResponse(rid, Duration.ofSeconds(20));
         assertEquals("cancelled", r.path("result").path("stopReason").asText(), r.toString());
-        Thread.sleep(5000); // past the moment the escaped children would have written the marker
+        waitFor(() -> sleepers() == 0); // fails after 20 s if any of the three survived, wherever it went
         assertFalse(Files.exists(marker), "a process of the sandboxed tree survived the cancel");
-        assertFalse(h.agent.process().descendants().anyMatch(x -> x.info().commandLine().orElse("").contains("sleep")),
-                "no sleep left");
+    }
+
+    /** Processes anywhere on the machine whose command line ends in one of the test's three sleeps. */
+    private static long sleepers() {
+        return ProcessHandle.allProcesses()
+                .filter(x -> x.info().commandLine().orElse("").matches("(?s).*sleep 317[123]")).count();
     }
 
     static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {

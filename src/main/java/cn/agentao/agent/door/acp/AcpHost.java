@@ -8,6 +8,7 @@ import cn.agentao.agent.core.host.Host;
 import cn.agentao.agent.core.host.HostEnvironment;
 import cn.agentao.agent.core.host.Question;
 import cn.agentao.agent.door.acp.protocol.SessionUpdate;
+import cn.agentao.agent.door.acp.protocol.SessionUpdates;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import cn.agentao.agent.util.Json;
@@ -38,7 +39,7 @@ final class AcpHost implements Host {
 
     @Override
     public void emit(AgentEvent event) {
-        SessionUpdate update = AcpEvents.update(event, client.capabilities());
+        SessionUpdate update = SessionUpdates.of(event, client.capabilities());
         if (update != null) client.update(update);
     }
 

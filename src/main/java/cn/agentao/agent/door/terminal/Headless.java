@@ -143,10 +143,11 @@ public final class Headless implements LocalSession.View {
                 }
             }
             case STREAM_JSON -> {
-                ObjectNode line = Json.object().put("sessionId", sessionId);
-                line.set("update", StreamJson.update(event));
-                out.println(line.toString());
-                out.flush();
+                ObjectNode update = StreamJson.update(event);
+                if (update != null) {
+                    out.println(Json.object().put("sessionId", sessionId).set("update", update).toString());
+                    out.flush();
+                }
             }
             case JSON -> { }
         }

@@ -1,39 +1,39 @@
-package cn.agentao.agent.door.acp;
+package cn.agentao.agent.door.acp.protocol;
 
 import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.Setting;
 import cn.agentao.agent.core.event.AgentEvent;
-import cn.agentao.agent.door.acp.protocol.ClientCapabilities;
-import cn.agentao.agent.door.acp.protocol.ConfigOption;
-import cn.agentao.agent.door.acp.protocol.SessionMode;
-import cn.agentao.agent.door.acp.protocol.SessionUpdate;
 import cn.agentao.agent.permission.Mode;
 
 import java.util.Arrays;
 import java.util.List;
 
-/** The core's events and settings in ACP's words: one {@code session/update} per event, config options, modes. */
-final class AcpEvents {
-    private AcpEvents() {}
+/**
+ * The core's events, settings and modes in ACP's words: one {@code session/update} per event. Public because ACP's update is also the
+ * terminal's {@code --output-format stream-json} line: the one mapping both speak.
+ */
+public final class SessionUpdates {
+    private SessionUpdates() {}
 
     /**
      * The update for {@code event} as this client understands it: notices as {@code notice} updates with
      * {@code session.notices} (else a "⚠" line in the agent's message), compactions only with {@code session.compaction}
      * (null: nothing to send).
      */
-    static SessionUpdate update(AgentEvent event, ClientCapabilities caps) {
+    public static SessionUpdate of(AgentEvent event, ClientCapabilities caps) {
         return switch (event) {
             case AgentEvent.Notice n when caps.notices() -> SessionUpdate.Notice.warning(n.text());
             case AgentEvent.CompactionChanged c -> caps.compactionUpdates() ? new SessionUpdate.CompactionUpdate(c.compactionId(),
                     c.status(), c.summary() == null ? null : List.of(ContentBlock.text(c.summary())), c.error()) : null;
             case AgentEvent.CompactionChunk c -> caps.compactionUpdates()
                     ? new SessionUpdate.CompactionSummaryChunk(c.compactionId(), ContentBlock.text(c.text())) : null;
-            default -> update(event);
+            default -> of(event);
         };
     }
 
-    static SessionUpdate update(AgentEvent event) {
+    /** The update for a client that advertised neither notices nor compaction (null: nothing to send). */
+    public static SessionUpdate of(AgentEvent event) {
         return switch (event) {
             case AgentEvent.MessageChunk m -> new SessionUpdate.AgentMessageChunk(m.content());
             case AgentEvent.ThoughtChunk t -> new SessionUpdate.AgentThoughtChunk(t.content());
@@ -48,22 +48,23 @@ final class AcpEvents {
             case AgentEvent.TitleChanged t -> new SessionUpdate.SessionInfoUpdate(t.title(), t.updatedAt());
             case AgentEvent.ModeChanged m -> new SessionUpdate.CurrentModeUpdate(m.modeId());
             case AgentEvent.SettingsChanged s -> new SessionUpdate.ConfigOptionUpdate(configOptions(s.settings()));
-            case AgentEvent.CommandsChanged c -> new SessionUpdate.AvailableCommandsUpdate(c.commands().stream().map(AcpEvents::command).toList());
+            case AgentEvent.CommandsChanged c -> new SessionUpdate.AvailableCommandsUpdate(c.commands().stream().map(SessionUpdates::command).toList());
             case AgentEvent.Notice n -> SessionUpdate.AgentMessageChunk.text("⚠ " + n.text() + "\n");
             case AgentEvent.CompactionChanged c -> null;
             case AgentEvent.CompactionChunk c -> null;
         };
     }
 
-    static List<ConfigOption> configOptions(List<Setting> settings) {
-        return settings.stream().map(s -> ConfigOption.select(s.id(), s.name(), s.description(), s.category(), s.currentValue(),
-                s.choices().stream().map(c -> new ConfigOption.Choice(c.value(), c.name(), c.description())).toList())).toList();
-    }
-
     /** The ACP {@code modes} state: the current mode among all. */
-    static SessionMode.State modes(String currentModeId) {
+    public static SessionMode.State modes(String currentModeId) {
         List<SessionMode> all = Arrays.stream(Mode.values()).map(m -> new SessionMode(m.id(), m.displayName(), m.description())).toList();
         return new SessionMode.State(currentModeId, all);
+    }
+
+    /** Settings as ACP config options (each a select). */
+    public static List<ConfigOption> configOptions(List<Setting> settings) {
+        return settings.stream().map(s -> ConfigOption.select(s.id(), s.name(), s.description(), s.category(), s.currentValue(),
+                s.choices().stream().map(c -> new ConfigOption.Choice(c.value(), c.name(), c.description())).toList())).toList();
     }
 
     private static SessionUpdate.AvailableCommand command(AvailableCommand c) {
