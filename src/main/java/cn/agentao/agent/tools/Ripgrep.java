@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class Ripgrep {
     private static final long WAIT_SLICE_MS = 20;
+    /** The largest root .gitignore handed to rg (a bigger one is left to the walk). */
+    private static final long MAX_IGNORE_FILE = 1 << 20;
     private static final Map<Path, Boolean> USABLE = new ConcurrentHashMap<>();
     /** The charset of file names, as {@link Path} decodes them. */
     private static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"), Charset.defaultCharset());
@@ -125,13 +127,22 @@ final class Ripgrep {
         List<String> args = new ArrayList<>(List.of("--no-config", "--no-messages", "--null", "--hidden",
                 "--no-ignore", "--glob", "!.git/"));
         Path rootIgnore = root.resolve(".gitignore");
-        if (!includeIgnored && Files.isRegularFile(rootIgnore, LinkOption.NOFOLLOW_LINKS)) {
+        if (!includeIgnored && Files.isRegularFile(rootIgnore, LinkOption.NOFOLLOW_LINKS)
+                && size(rootIgnore) <= MAX_IGNORE_FILE) {
             args.addAll(List.of("--ignore-file", rootIgnore.toString()));
         }
         // every byte as it is (no binary quitting, no BOM decoding); one matching line is enough
         args.addAll(List.of("--text", "--encoding", "none", "--count", "--max-count", "1", "--include-zero",
                 "--max-filesize", Long.toString(maxBytes), "--regexp", regex.toString()));
         return run(root, args, ctx);
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private Listing run(Path root, List<String> args, ToolContext ctx) throws InterruptedException {
