@@ -3,11 +3,14 @@
 // as real Socket.IO clients. Started by the Java tests (SmcpOffice); port 0, the chosen port is printed.
 //
 //   node office.mjs [--a2c-version 0.2.0] [--token TOKEN] [--office OFFICE] [--computers alpha,gamma] [--max-agents 1]
+//                   [--host 127.0.0.1] [--tls-pfx server.p12 --tls-pass PASSWORD]   (HTTPS with that certificate)
 //
 // stdout: one JSON line per event ({"ev":"listening","port":N} first; tool calls, cancels, joins...).
 // stdin: commands, one a line: "join NAME", "leave NAME", "update NAME" (adds tool "extra", then
 // server:update_tool_list), "config NAME", "drop-agents" (cuts the agents' connections: they must reconnect), "quit".
+import fs from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import { Server } from "socket.io";
 import { io as connect } from "socket.io-client";
 import readline from "node:readline";
@@ -41,7 +44,9 @@ function versionProblem(url) {
   return null;
 }
 
-const httpServer = http.createServer();
+const host = args.host ?? "127.0.0.1";
+const tls = args["tls-pfx"] ? { pfx: fs.readFileSync(args["tls-pfx"]), passphrase: args["tls-pass"] } : null;
+const httpServer = tls ? https.createServer(tls) : http.createServer();
 const io = new Server({ path: "/smcp", cors: { origin: "*" } });
 io.attach(httpServer);
 // The version check runs before Socket.IO sees the request (polling and websocket upgrade alike).
@@ -215,8 +220,9 @@ const text = (t, isError = false) => ({ content: [{ type: "text", text: t }], is
 
 function startComputer(name, onJoined) {
   const port = httpServer.address().port;
-  const socket = connect(`http://127.0.0.1:${port}/smcp`, { path: "/smcp", query: { a2c_version: serverVersion },
-    auth: { role: "computer" }, transports: ["websocket"] });
+  // the office's own scripted Computers: they need not check its (test) certificate
+  const socket = connect(`${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}/smcp`, { path: "/smcp",
+    query: { a2c_version: serverVersion }, auth: { role: "computer" }, transports: ["websocket"], rejectUnauthorized: false });
   const c = { socket, extra: false, pending: new Map() };
   computers.set(name, c);
   socket.on("connect", () => {
@@ -269,7 +275,7 @@ function startComputer(name, onJoined) {
 // "listening" is printed once the initial Computers are in the office, so an agent that joins then sees them.
 let waiting = initialComputers.length;
 const ready = () => log({ ev: "listening", port: httpServer.address().port, office: officeId, version: serverVersion });
-httpServer.listen(0, "127.0.0.1", () => {
+httpServer.listen(0, host, () => {
   if (waiting === 0) return ready();
   for (const name of initialComputers) startComputer(name, () => { if (--waiting === 0) ready(); });
 });

@@ -8,12 +8,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.X509TrustManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place outgoing HTTP is set up for the model provider, MCP servers over http/sse and {@code web_fetch}:
+ * The one place outgoing HTTP is set up for the model provider, MCP servers over http/sse, {@code web_fetch} and
+ * the A2C-SMCP office's Socket.IO connection:
  * the proxy each request takes ({@link ProxyRoutes}: {@code HTTPS_PROXY}, {@code HTTP_PROXY}, {@code NO_PROXY})
  * with its credentials, and the certificate authorities TLS trusts ({@link TrustedCertificates}: the JDK's, the
  * system bundle, {@code SSL_CERT_FILE}, {@code SSL_CERT_DIR}).
@@ -83,6 +86,15 @@ public final class Network {
 
     /** The TLS context trusting the JDK's CAs and the extra ones; built on first call. */
     public SSLContext sslContext() {
+        return trust().context();
+    }
+
+    /** The trust manager behind {@link #sslContext()}, for clients that take both (OkHttp, under Socket.IO). */
+    public X509TrustManager trustManager() {
+        return trust().trustManager();
+    }
+
+    private TrustedCertificates trust() {
         TrustedCertificates t = trust;
         if (t == null) {
             synchronized (this) {
@@ -95,7 +107,7 @@ public final class Network {
                 }
             }
         }
-        return t.context();
+        return t;
     }
 
     /** Sets the proxy selector and, when {@code tls}, the TLS context on a client being built. */
@@ -110,8 +122,13 @@ public final class Network {
      * (sent at once, as curl does, rather than after a 407).
      */
     public HttpRequest.Builder authorize(HttpRequest.Builder request, URI target) {
-        routes.proxyFor(target).map(ProxyAddress::authorization).ifPresent(a -> request.setHeader("Proxy-Authorization", a));
+        proxyAuthorization(target).ifPresent(a -> request.setHeader("Proxy-Authorization", a));
         return request;
+    }
+
+    /** The {@code Proxy-Authorization} value for the proxy a request to {@code target} goes through, if it has credentials. */
+    public Optional<String> proxyAuthorization(URI target) {
+        return routes.proxyFor(target).map(ProxyAddress::authorization);
     }
 
     /** What could not be used (bad proxy URLs, unreadable certificate files), in words for the user. */

@@ -23,6 +23,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * The certificate authorities TLS connections trust: the JDK's own, plus the operating system's bundle when there is
@@ -39,12 +40,15 @@ final class TrustedCertificates {
     private static final String END = "-----END CERTIFICATE-----";
 
     private final SSLContext context;
+    private final X509TrustManager trustManager;
     private final List<X509Certificate> acceptedIssuers;
     private final int added;
     private final List<String> problems;
 
-    private TrustedCertificates(SSLContext context, List<X509Certificate> acceptedIssuers, int added, List<String> problems) {
+    private TrustedCertificates(SSLContext context, X509TrustManager trustManager, List<X509Certificate> acceptedIssuers, int added,
+                                List<String> problems) {
         this.context = context;
+        this.trustManager = trustManager;
         this.acceptedIssuers = List.copyOf(acceptedIssuers);
         this.added = added;
         this.problems = List.copyOf(problems);
@@ -109,11 +113,11 @@ final class TrustedCertificates {
             }
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, new TrustManager[] {trust}, null);
-            return new TrustedCertificates(context, List.of(trust.getAcceptedIssuers()), extra.size(), problems);
+            return new TrustedCertificates(context, trust, List.of(trust.getAcceptedIssuers()), extra.size(), problems);
         } catch (GeneralSecurityException | IOException e) {
             problems.add("the extra certificate authorities could not be used (" + e.getMessage() + "); only the JDK's are trusted");
             try {
-                return new TrustedCertificates(SSLContext.getDefault(), List.of(jdk.getAcceptedIssuers()), 0, problems);
+                return new TrustedCertificates(SSLContext.getDefault(), jdk, List.of(jdk.getAcceptedIssuers()), 0, problems);
             } catch (GeneralSecurityException fatal) {
                 throw new IllegalStateException("no TLS available in this Java runtime", fatal);
             }
@@ -121,6 +125,9 @@ final class TrustedCertificates {
     }
 
     SSLContext context() { return context; }
+
+    /** The trust manager behind {@link #context()}, for clients that take both (OkHttp). */
+    X509TrustManager trustManager() { return trustManager; }
 
     /** Every CA trusted. */
     List<X509Certificate> acceptedIssuers() { return acceptedIssuers; }

@@ -47,6 +47,15 @@ public final class TestCertificates {
         return dir.resolve("ca.pem");
     }
 
+    /** The server's key and certificate chain (PKCS#12, password {@link #serverPassword()}), for servers that are not Java. */
+    public Path serverPkcs12() {
+        return dir.resolve("server.p12");
+    }
+
+    public String serverPassword() {
+        return PASSWORD;
+    }
+
     /** A TLS context for a server presenting the certificate the CA signed. */
     public SSLContext serverContext() {
         try (InputStream in = Files.newInputStream(dir.resolve("server.p12"))) {

@@ -1,5 +1,6 @@
 package cn.agentao.agent.connect.a2a;
 
+import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import cn.agentao.agent.util.Json;
@@ -36,7 +37,9 @@ final class A2aClient {
     A2aClient(URI base, String token) {
         this.base = base;
         this.token = token;
-        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL).build();
+        // No redirects: the JDK would carry the bearer token to wherever one points. Proxy and CAs as for every request.
+        this.http = Network.get().configure(HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER), "https".equalsIgnoreCase(base.getScheme())).build();
     }
 
     /** The agent card (GET {base}/.well-known/agent-card.json). */
@@ -44,9 +47,12 @@ final class A2aClient {
         String b = base.toString();
         URI uri = URI.create((b.endsWith("/") ? b.substring(0, b.length() - 1) : b) + CARD_PATH);
         HttpRequest.Builder rq = HttpRequest.newBuilder(uri).timeout(timeout).GET().header("Accept", "application/json");
-        authorize(rq);
+        authorize(rq, uri);
         try {
             HttpResponse<String> r = http.send(rq.build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() / 100 == 3) throw new A2aClientException("its agent card at " + uri + " answered HTTP " + r.statusCode()
+                    + ", a redirect to " + r.headers().firstValue("Location").orElse("nowhere")
+                    + "; redirects are not followed (a token must not follow them): set its url in config.json to the new address");
             if (r.statusCode() != 200) throw new A2aClientException("its agent card at " + uri + " answered HTTP " + r.statusCode());
             JsonNode card = Json.MAPPER.readTree(r.body());
             if (card == null || !card.path("url").isTextual()) throw new A2aClientException("its agent card at " + uri + " has no endpoint url");
@@ -67,6 +73,7 @@ final class A2aClient {
             throws A2aClientException, CancelledException {
         ObjectNode params = Json.object();
         params.set("message", message);
+        requireTokenMayGo(endpoint);
         HttpRequest.Builder rq = request(endpoint, "message/stream", params).header("Accept", "text/event-stream")
                 .timeout(HEADERS_TIMEOUT);
         InputStream body = null;
@@ -121,6 +128,7 @@ final class A2aClient {
     /** {@code tasks/cancel}, best effort (the turn is being cancelled anyway). */
     void cancel(URI endpoint, String taskId) {
         ObjectNode params = Json.object().put("id", taskId);
+        if (token != null && !sameOrigin(endpoint, base)) return;
         try {
             http.send(request(endpoint, "tasks/cancel", params).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
         } catch (IOException e) {
@@ -135,12 +143,34 @@ final class A2aClient {
         body.set("params", params);
         HttpRequest.Builder rq = HttpRequest.newBuilder(endpoint).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        authorize(rq);
+        authorize(rq, endpoint);
         return rq;
     }
 
-    private void authorize(HttpRequest.Builder rq) {
-        if (token != null) rq.header("Authorization", "Bearer " + token);
+    /** The bearer token, only ever to the configured agent's own origin; the proxy's credentials when proxied. */
+    private void authorize(HttpRequest.Builder rq, URI target) {
+        if (token != null && sameOrigin(target, base)) rq.header("Authorization", "Bearer " + token);
+        Network.get().authorize(rq, target);
+    }
+
+    /**
+     * The endpoint comes from the remote agent's card: with a token configured, it must be on the configured address's
+     * origin, or the token would go to whatever host the card names.
+     */
+    private void requireTokenMayGo(URI endpoint) throws A2aClientException {
+        if (token != null && !sameOrigin(endpoint, base)) {
+            throw new A2aClientException("its agent card names the endpoint " + endpoint + ", not on " + base.getScheme() + "://"
+                    + base.getAuthority() + " where it was configured; its token is sent only there: set its url in config.json to the endpoint's address");
+        }
+    }
+
+    static boolean sameOrigin(URI a, URI b) {
+        return a.getScheme() != null && a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost() != null
+                && a.getHost().equalsIgnoreCase(b.getHost()) && port(a) == port(b);
+    }
+
+    private static int port(URI u) {
+        return u.getPort() != -1 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
     }
 
     private static void closeQuietly(InputStream in) {

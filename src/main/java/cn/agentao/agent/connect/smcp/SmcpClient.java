@@ -1,5 +1,6 @@
 package cn.agentao.agent.connect.smcp;
 
+import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.CancelledException;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.Json;
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.socket.client.IO;
 import io.socket.client.Socket;
 import io.socket.engineio.client.transports.WebSocket;
+import okhttp3.OkHttpClient;
 import org.json.JSONArray;
 import org.json.JSONException;
 import org.json.JSONObject;
@@ -56,6 +58,7 @@ final class SmcpClient implements AutoCloseable {
 
     private final SmcpConfig config;
     private final Socket socket;
+    private final OkHttpClient http;
     private final Listener listener;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean probing = new AtomicBoolean();
@@ -78,6 +81,9 @@ final class SmcpClient implements AutoCloseable {
                 .setTimeout(10_000)
                 .setTransports(new String[]{WebSocket.NAME}) // a long-lived connection: straight to WebSocket, no polling upgrade
                 .build();
+        this.http = http(config.url());
+        options.callFactory = http;
+        options.webSocketFactory = http;
         this.socket = IO.socket(URI.create(config.url() + NAMESPACE), options);
         socket.on(Socket.EVENT_CONNECT, args -> listener.connected());
         socket.on(Socket.EVENT_DISCONNECT, args -> disconnected(args.length > 0 ? String.valueOf(args[0]) : "disconnected"));
@@ -85,6 +91,24 @@ final class SmcpClient implements AutoCloseable {
         for (String event : NOTIFICATIONS) {
             socket.on(event, args -> listener.notification(event, args.length > 0 ? toJson(args[0]) : NullNode.getInstance()));
         }
+    }
+
+    /**
+     * The library's HTTP client (OkHttp, which Socket.IO's Java client is built on), set up as every other outgoing
+     * connection is ({@link Network}): the proxy from {@code HTTPS_PROXY}/{@code HTTP_PROXY}/{@code NO_PROXY} with its
+     * credentials, and the extra certificate authorities. Without it the library connects directly, whatever the proxy.
+     */
+    private static OkHttpClient http(URI office) {
+        Network net = Network.get();
+        OkHttpClient.Builder b = new OkHttpClient.Builder()
+                .readTimeout(1, TimeUnit.MINUTES) // the library's own default (Engine.IO pings every 25 s)
+                .proxySelector(net.proxySelector())
+                .proxyAuthenticator((route, response) -> response.request().header("Proxy-Authorization") != null
+                        ? null // the proxy refused these credentials: give up rather than loop
+                        : net.proxyAuthorization(office).map(a -> response.request().newBuilder().header("Proxy-Authorization", a).build())
+                        .orElse(null));
+        if ("https".equalsIgnoreCase(office.getScheme())) b.sslSocketFactory(net.sslContext().getSocketFactory(), net.trustManager());
+        return b.build();
     }
 
     /** Starts connecting (in the background); the listener hears when it is connected. */
@@ -145,6 +169,8 @@ final class SmcpClient implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             socket.off();
             socket.close();
+            http.dispatcher().executorService().shutdown();
+            http.connectionPool().evictAll();
         }
     }
 

@@ -1,5 +1,6 @@
 package cn.agentao.agent.door.agora;
 
+import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -59,7 +60,7 @@ public final class AgoraLink implements AutoCloseable {
     private final Settings settings;
     private final Listener listener;
     private final AgoraMessages messages = new AgoraMessages();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(HANDSHAKE_TIMEOUT).build();
+    private final HttpClient http;
     private final Object sendLock = new Object();
     private final Set<String> joined = ConcurrentHashMap.newKeySet();
     /** The spaces to be in: the settings' and those {@link #join}ed since; joined again after a reconnect. */
@@ -71,6 +72,9 @@ public final class AgoraLink implements AutoCloseable {
     public AgoraLink(Settings settings, Listener listener) {
         this.settings = settings;
         this.listener = listener;
+        // the proxy and CAs as for every request the agent makes (HTTP_PROXY/HTTPS_PROXY/NO_PROXY, SSL_CERT_FILE)
+        this.http = Network.get().configure(HttpClient.newBuilder().connectTimeout(HANDSHAKE_TIMEOUT),
+                "wss".equalsIgnoreCase(settings.url().getScheme())).build();
         this.wanted.addAll(settings.spaces());
     }
 
@@ -166,11 +170,20 @@ public final class AgoraLink implements AutoCloseable {
         return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
     }
 
+    /** The http(s) address of a ws(s) one: what proxy settings are chosen by. */
+    static URI httpUri(URI ws) {
+        String scheme = "wss".equalsIgnoreCase(ws.getScheme()) ? "https" : "http";
+        return URI.create(scheme + ws.toString().substring(ws.getScheme().length()));
+    }
+
     /** Opens the WebSocket, registers and joins; throws {@link Fatal} when the server refuses this agent for good. */
     private Connection connect() throws Exception {
         Connection c = new Connection();
         URI uri = connectUri(settings.url(), settings.agentId(), settings.token());
-        c.ws = http.newWebSocketBuilder().connectTimeout(HANDSHAKE_TIMEOUT).buildAsync(uri, c)
+        WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(HANDSHAKE_TIMEOUT);
+        // the proxy's credentials for the CONNECT that opens the tunnel (the JDK never sends Proxy-* headers through it)
+        Network.get().proxyAuthorization(httpUri(uri)).ifPresent(a -> builder.header("Proxy-Authorization", a));
+        c.ws = builder.buildAsync(uri, c)
                 .get(HANDSHAKE_TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS);
         ObjectNode register = messages.register(settings.agentId(), settings.version(), List.of("text"));
         c.registerId = register.path("id").asText();

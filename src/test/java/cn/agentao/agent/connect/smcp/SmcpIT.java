@@ -3,6 +3,8 @@ package cn.agentao.agent.connect.smcp;
 import cn.agentao.agent.testing.AgentProcess;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
+import cn.agentao.agent.testing.TestCertificates;
+import cn.agentao.agent.testing.TinyProxy;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,12 +39,18 @@ class SmcpIT {
     final List<AutoCloseable> open = new ArrayList<>();
 
     void start(String a2cVersion, String... officeArgs) throws Exception {
+        start(a2cVersion, null, Map.of(), officeArgs);
+    }
+
+    /** {@code officeUrl}: how the agent reaches the office (null: its loopback address); {@code extraEnv}: the agent's. */
+    void start(String a2cVersion, String officeUrl, Map<String, String> extraEnv, String... officeArgs) throws Exception {
         List<String> args = new ArrayList<>(List.of("--token", TOKEN));
         args.addAll(List.of(officeArgs));
         office = SmcpTestOffice.start(args.toArray(String[]::new));
         model = FakeModelServer.start();
         Path config = Files.createDirectories(dir.resolve("config/agent"));
-        ObjectNode smcp = Json.object().put("url", office.url()).put("office", "office-1").put("name", "coder").put("tokenEnv", "OFFICE_ACCESS");
+        String url = officeUrl == null ? office.url() : officeUrl.replace("PORT", String.valueOf(office.port));
+        ObjectNode smcp = Json.object().put("url", url).put("office", "office-1").put("name", "coder").put("tokenEnv", "OFFICE_ACCESS");
         if (a2cVersion != null) smcp.put("a2cVersion", a2cVersion);
         ObjectNode root = Json.object();
         root.set("smcp", smcp);
@@ -51,6 +59,7 @@ class SmcpIT {
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
         env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
         env.put("OFFICE_ACCESS", TOKEN);
+        env.putAll(extraEnv);
         agent = AgentProcess.start(env, "--acp");
         agent.onClientRequest("session/request_permission", p -> {
             questions.add(p);
@@ -92,6 +101,27 @@ class SmcpIT {
     JsonNode notice(String sessionId, String containing) throws InterruptedException {
         return agent.await(m -> sessionId.equals(m.path("params").path("sessionId").asText())
                 && m.path("params").path("update").path("content").path("text").asText().contains(containing), WAIT);
+    }
+
+    @Test
+    void anOfficeBehindTheUsersProxyIsReachedThroughItOverTls() throws Exception {
+        String host = TestCertificates.localName(); // not a loopback name: the agent must take the proxy to reach it
+        String password = "pw-" + java.util.UUID.randomUUID().toString().substring(0, 12);
+        try (TinyProxy proxy = TinyProxy.start(dir.resolve("proxy"), "alice", password)) {
+            TestCertificates certs = TestCertificates.get();
+            start(null, "https://" + host + ":PORT",
+                    Map.of("HTTPS_PROXY", proxy.url("alice", password), "SSL_CERT_FILE", certs.caPem().toString()),
+                    "--host", TestCertificates.localAddress().getHostAddress(),
+                    "--tls-pfx", certs.serverPkcs12().toString(), "--tls-pass", certs.serverPassword());
+            String id = newSession();
+            model.enqueue(Script.reply().toolCall("c1", "smcp__alpha__echo", "{\"text\":\"via the proxy\"}"), Script.textReply("done"));
+            JsonNode r = agent.call("session/prompt", prompt(id, "ask alpha"), WAIT);
+            assertEquals("end_turn", r.path("result").path("stopReason").asText(), r.toString());
+            assertTrue(model.lastRequest().messages().toString().contains("alpha says: via the proxy"), "the call went through the office");
+            // the Socket.IO connection itself went through the tunnel (before, only the version check did)
+            assertTrue(proxy.requests().contains("CONNECT " + host + ":" + office.port), "tunnels: " + proxy.requests());
+            assertFalse(agent.stderr().contains(password), "the proxy password is never logged");
+        }
     }
 
     @Test

@@ -4,6 +4,8 @@ import cn.agentao.agent.testing.AgentProcess;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.RecordedRequest;
 import cn.agentao.agent.testing.Script;
+import cn.agentao.agent.testing.TestCertificates;
+import cn.agentao.agent.testing.TinyProxy;
 import cn.agentao.agent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,6 +74,25 @@ class AgoraDoorIT {
         AgentProcess p = agent(env(), args.toArray(String[]::new));
         server.awaitMember(args.get(args.indexOf("--space") + 1), ID, WAIT);
         return p;
+    }
+
+    @Test
+    void aServerBehindTheUsersProxyIsReachedThroughIt() throws Exception {
+        String host = TestCertificates.localName(); // not a loopback name: the agent must take the proxy to reach it
+        String password = "pw-" + java.util.UUID.randomUUID().toString().substring(0, 12);
+        AgoraTestServer far = AgoraTestServer.startOn(TestCertificates.localAddress(), "general");
+        try (TinyProxy proxy = TinyProxy.start(tmp.resolve("proxy"), "alice", password)) {
+            Map<String, String> env = env();
+            env.put("HTTP_PROXY", proxy.url("alice", password));
+            AgentProcess p = AgentProcess.start(env, "agora", "--url", "ws://" + host + ":" + far.getPort() + "/ws", "--agent-id", ID,
+                    "--space", "general");
+            agents.add(p);
+            far.awaitMember("general", ID, WAIT);
+            assertTrue(proxy.requests().contains("CONNECT " + host + ":" + far.getPort()), "tunnels: " + proxy.requests());
+            assertFalse(p.stderr().contains(password), "the proxy password is never logged");
+        } finally {
+            far.close();
+        }
     }
 
     private static void awaitStderr(AgentProcess agent, String words) throws InterruptedException {

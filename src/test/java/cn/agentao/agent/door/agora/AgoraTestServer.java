@@ -67,15 +67,20 @@ public final class AgoraTestServer extends WebSocketServer implements AutoClosea
     private volatile Duration heartbeatTimeout = Duration.ofSeconds(60);
     private volatile long publishLimit = Long.MAX_VALUE;
 
-    private AgoraTestServer(String... spaces) {
-        super(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    private AgoraTestServer(InetAddress address, String... spaces) {
+        super(new InetSocketAddress(address, 0));
         setReuseAddr(true);
         this.spaces.addAll(List.of(spaces));
     }
 
     /** Starts a server (a free port from the OS) with these spaces. */
     public static AgoraTestServer start(String... spaces) throws InterruptedException {
-        AgoraTestServer s = new AgoraTestServer(spaces);
+        return startOn(InetAddress.getLoopbackAddress(), spaces);
+    }
+
+    /** Starts a server listening on {@code address} (e.g. this machine's own, to be reached through a proxy). */
+    public static AgoraTestServer startOn(InetAddress address, String... spaces) throws InterruptedException {
+        AgoraTestServer s = new AgoraTestServer(address, spaces);
         s.start();
         if (!s.started.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("test Agora server did not start");
         s.timer.scheduleWithFixedDelay(s::dropSilent, 100, 100, TimeUnit.MILLISECONDS);
