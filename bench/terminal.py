@@ -4,6 +4,8 @@ ratios within one run compare):
 
   prompt   time from starting `bin/agent` in a tmux pane to its chat prompt on the screen,
            against `bin/agent --version` printed in the same kind of pane (process start + JVM, nothing else)
+  ready    from the same start until a key typed the moment the prompt showed is drawn by the line editor (the prompt
+           is drawn before JLine is ready; the key waits, unechoed, until it is)
   cancel   Ctrl-C during a streaming answer -> "cancelled" on the screen (polled every 5 ms)
   print    `bin/agent -p "hi"` end to end against a local scripted model, against the same one-shot through
            ACP: acpx (`exec`) driving `bin/agent --acp` (Agentao's `-p` cannot be installed here: no PyPI)
@@ -72,13 +74,19 @@ def main():
     env = {"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": base, "OPENAI_MODEL": "fake-model", "TERM": "xterm-256color",
            "AGENT_SESSIONS_DIR": tmp + "/store", "XDG_STATE_HOME": tmp + "/state", "XDG_CONFIG_HOME": tmp + "/config",
            "PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", tmp)}
-    prompt, version, cancel, printed, acp = [], [], [], [], []
+    prompt, ready, version, cancel, printed, acp = [], [], [], [], [], []
     for _ in range(runs):
         ms, sock = pane_until(ws, AGENT + " --version", env, "agent ", tmp)
         version.append(ms)
         tmux(sock, "kill-server")
         ms, sock = pane_until(ws, AGENT, env, "\u203a", tmp)
         prompt.append(ms)
+        t0 = time.perf_counter() - ms / 1000
+        tmux(sock, "send-keys", "-l", "q")
+        while "\u203a q" not in tmux(sock, "capture-pane", "-p"):
+            time.sleep(0.005)
+        ready.append((time.perf_counter() - t0) * 1000)
+        tmux(sock, "send-keys", "BSpace")
         tmux(sock, "send-keys", "hang on", "Enter")
         while "word3" not in tmux(sock, "capture-pane", "-p"):
             time.sleep(0.005)
@@ -100,9 +108,11 @@ def main():
                                  capture_output=True, text=True)
             acp.append((time.perf_counter() - t0) * 1000)
             assert "Hello from the model." in out.stdout, out
-    print("runs=%d (medians, ms)" % runs)
+    print("runs=%d (medians, ms), load average %s" % (runs, " ".join("%.2f" % l for l in os.getloadavg())))
     print("interactive prompt on screen: %.0f  (reference `agent --version` in a pane: %.0f; ratio %.2f)"
           % (median(prompt), median(version), median(prompt) / median(version)))
+    print("a key typed at the prompt drawn by the line editor: %.0f  (ratio to `agent --version` %.2f)"
+          % (median(ready), median(ready) / median(version)))
     print("Ctrl-C during an answer -> 'cancelled' on screen: %.0f (max %.0f)" % (median(cancel), max(cancel)))
     if acp:
         print("agent -p end to end: %.0f  (reference acpx exec over --acp: %.0f; ratio %.2f)"

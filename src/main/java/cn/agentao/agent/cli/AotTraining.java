@@ -69,7 +69,7 @@ final class AotTraining {
     }
 
     /** First call: a read_file tool call; then streamed text with usage. */
-    private static void answer(HttpExchange ex, boolean toolCall) throws IOException {
+    static void answer(HttpExchange ex, boolean toolCall) throws IOException {
         ex.getRequestBody().readAllBytes();
         ex.getResponseHeaders().add("Content-Type", "text/event-stream");
         ex.sendResponseHeaders(200, 0);

@@ -24,6 +24,7 @@ public final class Main {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && args[0].equals("--aot-training")) System.exit(AotTraining.run()); // build step only
+        if (args.length == 1 && args[0].equals("--aot-training-chat")) System.exit(ChatTraining.run()); // build step only
         if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
             for (String line : Version.lines()) System.out.println(line);
             System.exit(0);

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -44,7 +45,11 @@ public final class JsonRpcEndpoint {
     private final AtomicLong nextId = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private record InFlight(RequestContext ctx, AtomicBoolean answered) {}
+    /** A request being handled: answered at most once; {@code cancelRequested} once the peer sent {@code $/cancel_request}. */
+    private record InFlight(RequestContext ctx, AtomicBoolean answered, AtomicBoolean cancelRequested) {}
+
+    /** How long a handler that ignores a {@code $/cancel_request} runs before the request is answered anyway. */
+    private static final Duration CANCELLED_ANSWER_DEADLINE = Duration.ofSeconds(1);
 
     public JsonRpcEndpoint(LineReader reader, MessageWriter writer, MethodTable methods, long maxMessageBytes) {
         this.reader = reader;
@@ -188,7 +193,7 @@ public final class JsonRpcEndpoint {
             if (log.isDebugEnabled()) log.debug("<- {}{}", name, hasId ? " id=" + id : ""); // never params: they may hold prompts
         }
         if (hasId) {
-            InFlight previous = inbound.putIfAbsent(key(id), new InFlight(ctx, new AtomicBoolean()));
+            InFlight previous = inbound.putIfAbsent(key(id), new InFlight(ctx, new AtomicBoolean(), new AtomicBoolean()));
             if (previous != null) {
                 writeError(id, ErrorCodes.INVALID_REQUEST, "Invalid Request: id " + id + " is already in use by a running request", null);
                 return;
@@ -238,7 +243,9 @@ public final class JsonRpcEndpoint {
                     : failure instanceof JsonRpcException j ? " with error " + j.code() : " with " + failure.getClass().getSimpleName());
         }
         try {
-            if (failure == null) {
+            if (inFlight.cancelRequested().get() && !(failure instanceof JsonRpcException)) {
+                writeError(ctx.id(), ErrorCodes.REQUEST_CANCELLED, "Request cancelled", null);
+            } else if (failure == null) {
                 writeResult(ctx.id(), result == null ? Json.object() : result);
                 for (Runnable action : ctx.takeAfterResponse()) runQuietly(ctx, action);
             } else if (failure instanceof JsonRpcException j) {
@@ -270,11 +277,22 @@ public final class JsonRpcEndpoint {
             log.debug("$/cancel_request for {} which is not running", requestId);
             return;
         }
-        if (inFlight.answered().compareAndSet(false, true)) {
-            writeError(requestId, ErrorCodes.REQUEST_CANCELLED, "Request cancelled", null);
-            inbound.remove(key(requestId), inFlight);
-        }
+        if (inFlight.answered().get() || !inFlight.cancelRequested().compareAndSet(false, true)) return;
+        // Answered once the handler has stopped (finish): for session/prompt that is when the turn has ended, so a
+        // prompt sent right after the answer does not find the session still busy. A handler that ignores the cancel
+        // is answered after a short deadline anyway: always exactly one answer.
         inFlight.ctx().cancel();
+        CompletableFuture.delayedExecutor(CANCELLED_ANSWER_DEADLINE.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+            if (inFlight.answered().compareAndSet(false, true)) {
+                log.debug("{} id={} did not stop within {} ms of its cancel; answered cancelled", inFlight.ctx().method(), requestId,
+                        CANCELLED_ANSWER_DEADLINE.toMillis());
+                try {
+                    writeError(requestId, ErrorCodes.REQUEST_CANCELLED, "Request cancelled", null);
+                } finally {
+                    inbound.remove(key(requestId), inFlight);
+                }
+            }
+        });
     }
 
     private void handleResponse(JsonNode msg, JsonNode id) {

@@ -29,6 +29,8 @@ class JsonRpcEndpointTest {
     JsonRpcEndpoint endpoint;
     Thread reader;
     final CountDownLatch slowStarted = new CountDownLatch(1);
+    final CountDownLatch deafRelease = new CountDownLatch(1);
+    final java.util.concurrent.atomic.AtomicBoolean tidiedUp = new java.util.concurrent.atomic.AtomicBoolean();
 
     @BeforeEach
     void start() throws IOException {
@@ -43,6 +45,18 @@ class JsonRpcEndpointTest {
                     slowStarted.countDown();
                     while (!ctx.cancellation().isCancelled()) Thread.sleep(5);
                     throw new CancelledException();
+                })
+                .add("tidy", MethodTable.Dispatch.CONCURRENT, false, (p, ctx) -> {
+                    slowStarted.countDown();
+                    while (!ctx.cancellation().isCancelled()) Thread.sleep(5);
+                    Thread.sleep(200); // winding down (a turn saving its records), then an ordinary result
+                    tidiedUp.set(true);
+                    return Json.object().put("stopReason", "cancelled");
+                })
+                .add("deaf", MethodTable.Dispatch.CONCURRENT, false, (p, ctx) -> {
+                    slowStarted.countDown();
+                    deafRelease.await(); // ignores the cancel
+                    return Json.object();
                 })
                 .add("boom", MethodTable.Dispatch.CONCURRENT, false, (p, ctx) -> { throw new IllegalStateException("secret detail"); });
         endpoint = new JsonRpcEndpoint(new LineReader(agentIn, 1 << 20), new MessageWriter(agentOut), table, 1 << 20);
@@ -108,6 +122,32 @@ class JsonRpcEndpointTest {
         assertEquals(-32800, r.path("error").path("code").asInt());
         send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\",\"params\":{}}");
         assertEquals(2, next().path("id").asInt(), "no second answer for s1 came first");
+    }
+
+    @Test
+    void theCancelledAnswerComesOnlyOnceTheHandlerHasStopped() throws Exception {
+        send("{\"jsonrpc\":\"2.0\",\"id\":\"t1\",\"method\":\"tidy\"}");
+        assertTrue(slowStarted.await(5, TimeUnit.SECONDS));
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancel_request\",\"params\":{\"requestId\":\"t1\"}}");
+        JsonNode r = next();
+        assertTrue(tidiedUp.get(), "answered before the handler had finished: a next request could find its work still running");
+        assertEquals("t1", r.path("id").asText());
+        assertEquals(-32800, r.path("error").path("code").asInt(), "a cancelled request is answered -32800 even if it returned: " + r);
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\",\"params\":{}}");
+        assertEquals(2, next().path("id").asInt(), "no second answer for t1 came first");
+    }
+
+    @Test
+    void aHandlerThatIgnoresTheCancelIsStillAnsweredOnce() throws Exception {
+        send("{\"jsonrpc\":\"2.0\",\"id\":\"d1\",\"method\":\"deaf\"}");
+        assertTrue(slowStarted.await(5, TimeUnit.SECONDS));
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancel_request\",\"params\":{\"requestId\":\"d1\"}}");
+        JsonNode r = next();
+        assertEquals("d1", r.path("id").asText());
+        assertEquals(-32800, r.path("error").path("code").asInt());
+        deafRelease.countDown(); // its late result is not sent
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"echo\",\"params\":{}}");
+        assertEquals(3, next().path("id").asInt(), "no second answer for d1 came first");
     }
 
     @Test

@@ -52,10 +52,13 @@ public final class TmuxTerminal implements AutoCloseable {
         cmd.append(" XDG_DATA_HOME=").append(quote(tmp.resolve("data").toString()));
         cmd.append(" XDG_STATE_HOME=").append(quote(tmp.resolve("state").toString()));
         env.forEach((k, v) -> cmd.append(' ').append(k).append('=').append(quote(v)));
+        cmd.insert(0, "stty -g > " + quote(tmp.resolve("tty-before").toString()) + "; ");
         cmd.append(' ').append(quote(AgentProcess.home().resolve("bin/agent").toString()));
         for (String a : args) cmd.append(' ').append(quote(a));
         // the exit code is kept in a file, and the pane stays open so its last screen can be read
-        cmd.append("; echo $? > ").append(quote(exit.toString())).append("; sleep 600");
+        // and the terminal's settings after it, to compare with those before
+        cmd.append("; code=$?; stty -g > ").append(quote(tmp.resolve("tty-after").toString()))
+                .append("; echo $code > ").append(quote(exit.toString())).append("; sleep 600");
         TmuxTerminal t = new TmuxTerminal(tmp.resolve("tmux.sock"), exit);
         t.tmux("new-session", "-d", "-s", t.name, "-x", String.valueOf(columns), "-y", String.valueOf(rows),
                 "-c", cwd.toString(), "bash", "-c", cmd.toString());
@@ -112,6 +115,12 @@ public final class TmuxTerminal implements AutoCloseable {
     /** Waits for {@code text} to appear {@code count} times. */
     public String awaitCount(String text, int count) throws IOException, InterruptedException {
         return await(count + "× \"" + text + "\"", s -> s.split(java.util.regex.Pattern.quote(text), -1).length - 1 >= count);
+    }
+
+    /** After {@link #awaitExit()}: whether the terminal's settings (stty) are as they were before the program ran. */
+    public boolean settingsRestored() throws IOException {
+        Path dir = exitFile.getParent();
+        return Files.readString(dir.resolve("tty-before")).equals(Files.readString(dir.resolve("tty-after")));
     }
 
     /** Waits for the program to end; returns its exit code. */

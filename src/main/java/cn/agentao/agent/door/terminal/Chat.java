@@ -18,7 +18,6 @@ import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.Reference;
 import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
-import org.jline.terminal.TerminalBuilder;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,7 +57,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     private volatile List<Setting.Choice> models = List.of();
     private volatile long used, size;
 
-    private Chat(SessionService sessions, Request request, Terminal terminal) {
+    /** The first prompt drawn before JLine was ready (see {@link #run(Supplier, Request)}): only the line is drawn again. */
+    private final boolean drawnEarly;
+
+    private Chat(SessionService sessions, Request request, Terminal terminal, boolean drawnEarly) {
+        this.drawnEarly = drawnEarly;
         this.sessions = sessions;
         this.request = request;
         this.terminal = terminal;
@@ -68,16 +71,50 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     }
 
     /**
-     * Runs the chat until the person leaves; returns the exit code. The engine is built while the terminal opens
-     * and a new session is opened while the first prompt is typed: the prompt shows as soon as the terminal is ready.
+     * Runs the chat until the person leaves; returns the exit code. The first prompt of a new conversation is drawn on
+     * stdout at once, before JLine's terminal is ready (opening it costs most of the start-up): what the person types
+     * meanwhile waits, unechoed and unedited ({@link TtyMode}), until JLine reads it and draws the prompt line again. The
+     * engine is built while the terminal opens, and the session is opened while the first prompt is typed.
      */
     public static int run(Supplier<SessionService> engine, Request request) {
+        String type = request.env().get("TERM");
+        // not for a resumed conversation (shown before its prompt) nor a dumb terminal (whose line editing is the kernel's)
+        boolean early = request.resume() == null && type != null && !type.isEmpty() && !type.startsWith("dumb");
+        TtyMode keys = early ? TtyMode.rawKeys() : null; // first: a key typed once the prompt shows is kept as typed
+        if (early) {
+            Ansi ansi = Ansi.forTerminal(request.env(), type, true);
+            System.out.print(hint(ansi) + "\n" + status(ansi, "", request.mode() == null ? "workspace-write" : request.mode(), 0, 0)
+                    + "\n" + prompt(ansi));
+            System.out.flush();
+        }
+        try {
+            return run(engine, request, () -> {
+                Terminal terminal = SystemTerminal.open(type);
+                if (keys != null && terminal.getType().startsWith("dumb")) keys.restore(); // JLine fell back to a dumb one
+                return terminal;
+            }, early);
+        } finally {
+            if (keys != null) keys.restore();
+        }
+    }
+
+    private static String hint(Ansi a) {
+        return a.dim("Enter sends · Alt-Enter or \\ Enter: new line · /help · Ctrl-C cancels · Ctrl-D exits");
+    }
+
+    private static String prompt(Ansi a) { return a.bold(a.green("› ")); }
+
+    /** A terminal for the chat: the process's own, or (for the AOT cache's training run) a pseudo-terminal. */
+    public interface Opener {
+        Terminal open() throws IOException;
+    }
+
+    /** The chat on the terminal {@code opener} gives; {@code drawnEarly}: its first prompt is on the screen already. */
+    public static int run(Supplier<SessionService> engine, Request request, Opener opener, boolean drawnEarly) {
         CompletableFuture<SessionService> building = CompletableFuture.supplyAsync(engine, r -> Thread.ofPlatform().daemon().start(r));
         Terminal terminal;
         try {
-            terminal = TerminalBuilder.builder().system(true).nativeSignals(true)
-                    .providers("ffm,jni,exec") // not jna nor jansi (not on the class path): fewer classes tried at start
-                    .signalHandler(Terminal.SignalHandler.SIG_IGN).build();
+            terminal = opener.open();
         } catch (IOException e) {
             System.err.println("agent: cannot open the terminal: " + e.getMessage());
             return ExitCodes.FAILED;
@@ -85,11 +122,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         try (terminal) {
             SessionService sessions = building.join();
             if (!sessions.configured(request.cwd())) {
-                terminal.writer().println("agent: " + Headless.NO_PROVIDER);
+                terminal.writer().println((drawnEarly ? "\r" : "") + "agent: " + Headless.NO_PROVIDER);
                 terminal.writer().flush();
                 return ExitCodes.FAILED;
             }
-            return new Chat(sessions, request, terminal).loop();
+            return new Chat(sessions, request, terminal, drawnEarly).loop();
         } catch (IOException | java.io.IOError e) {
             System.err.println("agent: " + e.getMessage());
             return ExitCodes.FAILED;
@@ -116,14 +153,16 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
                 if (open(null, false)) applySettings();
             }, r -> Thread.ofPlatform().daemon().name("open-session").start(r));
         }
-        write(ansi.dim("Enter sends · Alt-Enter or \\ Enter: new line · /help · Ctrl-C cancels · Ctrl-D exits") + "\n");
+        boolean early = drawnEarly;
+        if (!early) write(hint(ansi) + "\n");
         boolean interruptedOnce = false;
         while (true) {
-            write(status() + "\n");
+            write(early ? "\r" : status() + "\n"); // the early prompt's line is drawn again by JLine
+            early = false;
             String line;
             try {
                 reading = true;
-                line = reader.readLine(ansi.bold(ansi.green("› ")));
+                line = reader.readLine(prompt(ansi));
             } catch (UserInterruptException e) {
                 if (e.getPartialLine() == null || e.getPartialLine().isEmpty()) {
                     if (interruptedOnce) {
@@ -179,34 +218,15 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         var main = reader.getKeyMaps().get(LineReader.MAIN);
         main.bind(new Reference("agent-newline"), KeyMap.alt('\r'));
         main.bind(new Reference("agent-accept"), "\r");
+        // the arrows as a terminal sends them before JLine switches it to application keys ("\eOA"): typed while the
+        // first prompt was drawn early, or in a terminal that ignores the switch
+        main.bind(new Reference(LineReader.UP_LINE_OR_SEARCH), "\u001b[A");
+        main.bind(new Reference(LineReader.DOWN_LINE_OR_SEARCH), "\u001b[B");
+        main.bind(new Reference(LineReader.FORWARD_CHAR), "\u001b[C");
+        main.bind(new Reference(LineReader.BACKWARD_CHAR), "\u001b[D");
+        main.bind(new Reference(LineReader.BEGINNING_OF_LINE), "\u001b[H");
+        main.bind(new Reference(LineReader.END_OF_LINE), "\u001b[F");
         return reader;
-    }
-
-    /**
-     * A build step, not a user feature: the AOT cache's training run calls this so the chat's classes (JLine's line
-     * editor, the renderer) are in the cache and the prompt shows sooner. A terminal on byte streams, one line read,
-     * a Markdown answer rendered.
-     */
-    public static void warmUp(Path tmp) throws IOException {
-        Map<String, String> env = Map.of("XDG_STATE_HOME", tmp.resolve("state").toString());
-        try (Terminal t = new org.jline.terminal.impl.ExternalTerminal("training", "xterm-256color",
-                new java.io.ByteArrayInputStream("hello\\\rworld\r".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                java.io.OutputStream.nullOutputStream(), java.nio.charset.StandardCharsets.UTF_8)) {
-            t.setSize(new org.jline.terminal.Size(100, 40));
-            LineReader reader = lineReader(t, env, new ChatCompleter(tmp, () -> List.of("help")));
-            try {
-                reader.readLine("› ");
-            } catch (EndOfFileException | UserInterruptException e) {
-                // the canned input ran out: enough was read
-            }
-            TurnPrinter printer = new TurnPrinter(new TurnPrinter.Screen() {
-                @Override public void write(String text) { t.writer().write(text); }
-                @Override public int width() { return t.getWidth(); }
-            }, new Ansi(true));
-            printer.event(AgentEvent.ThoughtChunk.text("thinking\n"));
-            printer.event(AgentEvent.MessageChunk.text("# Title\n**bold** and `code`\n- item\n| a | b |\n|---|---|\n| 1 | 2 |\n```\nx\n```\nend"));
-            printer.finish();
-        }
     }
 
     private void applySettings() {
@@ -370,6 +390,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     }
 
     private String status() {
+        return status(ansi, model, mode, used, size);
+    }
+
+    /** The status line: model, mode and how much of the context window the conversation uses. */
+    private static String status(Ansi ansi, String model, String mode, long used, long size) {
         String context = size > 0 ? " · context " + Math.min(100, Math.round(100.0 * used / size)) + "%" : "";
         String shortModel = model.contains("/") ? model.substring(model.indexOf('/') + 1) : model;
         return ansi.dim((shortModel.isEmpty() ? "" : shortModel + " · ") + mode + context);

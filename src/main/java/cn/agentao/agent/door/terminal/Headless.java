@@ -29,6 +29,10 @@ public final class Headless implements LocalSession.View {
     public static final String NO_PROVIDER = "no model provider is configured: set OPENAI_API_KEY (or LLM_PROVIDER=NAME "
             + "with NAME_API_KEY, NAME_BASE_URL, NAME_MODEL) in the environment or ~/.config/agent/.env, or run `agent login`.";
 
+    /** The turn ended in its tools, not with an answer. */
+    static final String TOOL_LOOP = "the turn stopped without a final answer: the model kept calling tools up to the "
+            + "limit of model calls per prompt (AGENT_MAX_MODEL_CALLS)";
+
     private final OutputFormat format;
     private final PrintStream out;
     private final PrintStream err;
@@ -74,11 +78,19 @@ public final class Headless implements LocalSession.View {
                 interrupted.set(true);
                 session.cancel();
             });
-            TurnResult result = session.prompt(List.of(ContentBlock.text(request.prompt())));
+            TurnResult result;
+            try {
+                result = session.prompt(List.of(ContentBlock.text(request.prompt())));
+            } catch (RuntimeException e) { // a fault of the agent itself stopped the turn: one line, no stack trace
+                view.failure = "the turn stopped on an internal error: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+                view.finish(StopReason.END_TURN);
+                return ExitCodes.FAILED;
+            }
             view.failure = result.error();
+            if (result.stopReason() == StopReason.MAX_TURN_REQUESTS) view.failure = TOOL_LOOP;
             view.finish(result.stopReason());
             if (interrupted.get() || result.stopReason() == StopReason.CANCELLED) return ExitCodes.INTERRUPTED;
-            return result.failed() ? ExitCodes.FAILED : ExitCodes.OK;
+            return view.failure != null ? ExitCodes.FAILED : ExitCodes.OK;
         }
     }
 

@@ -82,6 +82,7 @@ class ChatIT {
         assertEquals("hi there", model.requests().get(0).lastUserMessage());
         term.press("C-d");
         assertEquals(0, term.awaitExit());
+        assertTrue(term.settingsRestored(), "the terminal is left as it was found (echo, line editing)");
     }
 
     @Test
@@ -118,6 +119,7 @@ class ChatIT {
         env.put("TERM", "dumb");
         open();
         send("hi", "words");
+        assertTrue(term.screen().contains(PROMPT + "hi"), "what is typed is shown:\n" + term.screen());
         String styled = term.screenWithStyles();
         assertTrue(styled.contains("Some **strong** words"), styled);
         assertFalse(styled.substring(styled.indexOf("Some")).contains("\u001b[1m"), styled);
@@ -180,6 +182,91 @@ class ChatIT {
         assertFalse(term.screen().contains("never sent"), "Esc cancelled the turn");
     }
 
+    /** Waits for the prompt to come back after {@code mark}. */
+    private void awaitPromptAfter(String mark) throws Exception {
+        term.awaitText(mark);
+        term.await("the prompt after " + mark, s -> s.substring(s.lastIndexOf(mark)).contains(PROMPT));
+    }
+
+    @Test
+    void alwaysAllowAndAlwaysRejectStickForTheNextCall() throws Exception {
+        env.put("AGENT_SANDBOX", "none"); // without a sandbox an ordinary command asks, and "always" is offered per program
+        model.enqueue(Script.reply().toolCall("c1", "run_shell_command", "{\"command\":\"touch made-1\"}").finish("tool_calls"),
+                Script.textReply("ANSWER-ONE"),
+                Script.reply().toolCall("c2", "run_shell_command", "{\"command\":\"touch made-2\"}").finish("tool_calls"),
+                Script.textReply("ANSWER-TWO"),
+                Script.reply().toolCall("c3", "run_shell_command", "{\"command\":\"mkdir dir-1\"}").finish("tool_calls"),
+                Script.textReply("ANSWER-THREE"),
+                Script.reply().toolCall("c4", "run_shell_command", "{\"command\":\"mkdir dir-2\"}").finish("tool_calls"),
+                Script.textReply("ANSWER-FOUR"));
+        open();
+        answerQuestion("first", 1, "a", "ANSWER-ONE");
+        assertTrue(term.screen().contains("[r]"), "the four answers are offered:\n" + term.screen());
+        assertTrue(Files.exists(ws.resolve("made-1")), "a allowed the command");
+
+        send("second", "ANSWER-TWO");
+        assertTrue(Files.exists(ws.resolve("made-2")), "the next touch ran");
+        assertEquals(1, count(term.screen(), "[a]"), "and was not asked: 'always' stuck:\n" + term.screen());
+
+        answerQuestion("third", 2, "r", "ANSWER-THREE");
+        assertFalse(Files.exists(ws.resolve("dir-1")), "r rejected the command");
+
+        send("fourth", "ANSWER-FOUR");
+        assertFalse(Files.exists(ws.resolve("dir-2")), "the next mkdir was rejected too");
+        assertEquals(2, count(term.screen(), "[a]"), "without a question: 'always reject' stuck:\n" + term.screen());
+        assertEquals(8, model.requests().size(), "each call was answered without a question: the turns went on");
+    }
+
+    /** Sends {@code prompt}, answers its permission question (the {@code nth} on the screen) with {@code key}. */
+    private void answerQuestion(String prompt, int nth, String key, String answerMark) throws Exception {
+        term.type(prompt);
+        term.press("Enter");
+        term.awaitCount("[a]", nth);
+        term.type(key);
+        awaitPromptAfter(answerMark);
+    }
+
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) n++;
+        return n;
+    }
+
+    @Test
+    void ctrlCDuringAPermissionQuestionRejectsAndCancelsTheTurn() throws Exception {
+        String write = "{\"path\":\".env\",\"content\":\"X=1\"}";
+        model.enqueue(Script.reply().toolCall("w1", "write_file", write).finish("tool_calls"),
+                Script.textReply("ANSWER-AFTER"));
+        open();
+        term.type("write it");
+        term.press("Enter");
+        term.awaitText("[y]");
+        term.press("C-c");
+        awaitPromptAfter("cancelled");
+        assertFalse(Files.exists(ws.resolve(".env")), "Ctrl-C rejected the write");
+        send("still here?", "ANSWER-AFTER"); // the chat goes on: the next prompt is answered
+        assertEquals(2, model.requests().size(), "the cancelled turn asked the model nothing more");
+        assertEquals("still here?", model.requests().get(1).lastUserMessage());
+    }
+
+    @Test
+    void askUserShowsTheQuestionAndTheTypedAnswerGoesBackToTheModel() throws Exception {
+        model.enqueue(Script.reply().toolCall("q1", "ask_user",
+                        "{\"question\":\"Which colour should the button be?\",\"options\":[\"red\",\"blue\"]}").finish("tool_calls"),
+                Script.textReply("ANSWER-DONE"));
+        open();
+        term.type("make a button");
+        term.press("Enter");
+        term.awaitText("Which colour should the button be?");
+        term.awaitText("answer›");
+        assertTrue(term.screen().contains("red · blue"), "the suggested answers are shown:\n" + term.screen());
+        term.type("teal please");
+        term.press("Enter");
+        awaitPromptAfter("ANSWER-DONE");
+        String second = model.awaitRequests(2, Duration.ofSeconds(30)).get(1).messages().toString();
+        assertTrue(second.contains("teal please"), "the typed answer is the tool's result:\n" + second);
+    }
+
     @Test
     void ctrlCCancelsATurnThenTwiceOnAnEmptyPromptExits() throws Exception {
         model.enqueue(Script.reply().text("thinking about it").hang());
@@ -194,6 +281,7 @@ class ChatIT {
         term.awaitText("Ctrl-C again");
         term.press("C-c");
         assertEquals(0, term.awaitExit());
+        assertTrue(term.settingsRestored(), "the terminal is left as it was found");
     }
 
     @Test
@@ -219,6 +307,28 @@ class ChatIT {
         term.paste("pasted a\npasted b\npasted c");
         term.press("Enter");
         assertEquals("pasted a\npasted b\npasted c", model.awaitRequests(3, Duration.ofSeconds(30)).get(2).lastUserMessage());
+    }
+
+    @Test
+    void keysTypedTheMomentThePromptShowsAreKeptAsTyped() throws Exception {
+        // the first prompt is drawn before the line editor is ready: what is typed at once must behave the same
+        model.enqueue(Script.textReply("ANSWER-ONE"));
+        term = TmuxTerminal.start(ws, env, 100, 50);
+        term.awaitText(PROMPT);
+        term.type("abd");
+        term.press("Left");
+        term.type("c");
+        term.press("M-Enter");
+        term.type("second line");
+        term.press("Enter");
+        term.awaitText("ANSWER-ONE");
+        // Left moved before the d: c went in there, and so did the new line and the rest
+        assertEquals("abc\nsecond lined", model.awaitRequests(1, Duration.ofSeconds(30)).get(0).lastUserMessage());
+        String screen = term.screen();
+        assertFalse(screen.contains("^[") || screen.contains("[D"), "no key echoed raw:\n" + screen);
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+        assertTrue(term.settingsRestored(), "the terminal is left as it was found");
     }
 
     @Test

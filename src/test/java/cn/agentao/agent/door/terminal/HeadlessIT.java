@@ -170,6 +170,31 @@ class HeadlessIT {
     }
 
     @Test
+    void aFailingToolTheModelAnsweredAboutIsAnAnswerButATurnEndedInItsToolsExitsOne() throws Exception {
+        // the tool fails (no such file), the model hears it and answers: the answer is complete, exit 0
+        model.enqueue(Script.reply().toolCall("r1", "read_file", "{\"path\":\"missing.txt\"}").finish("tool_calls"),
+                Script.textReply("There is no missing.txt."));
+        AgentRun.Result answered = run(null, "-p", "read missing.txt");
+        assertEquals(0, answered.exit(), answered.stderr());
+        assertEquals("There is no missing.txt.\n", answered.stdout());
+        assertTrue(model.requests().get(1).messages().toString().contains("missing.txt"), "the model heard the failure");
+
+        // the turn never reaches an answer: it ends in its tool calls at the limit of model calls, exit 1, one line
+        env.put("AGENT_MAX_MODEL_CALLS", "3");
+        for (String id : new String[]{"l1", "l2", "l3"}) {
+            model.enqueue(Script.reply().toolCall(id, "read_file", "{\"path\":\"missing.txt\"}").finish("tool_calls"));
+        }
+        AgentRun.Result looped = run(null, "-p", "loop", "--output-format", "json");
+        assertEquals(1, looped.exit(), looped.stderr());
+        assertEquals(1, looped.stderr().strip().lines().count(), "one line: " + looped.stderr());
+        assertTrue(looped.stderr().startsWith("agent: the turn stopped without a final answer"), looped.stderr());
+        JsonNode result = json(looped.stdout().strip());
+        assertEquals("max_turn_requests", result.path("stopReason").asText(), looped.stdout());
+        assertTrue(result.path("error").asText().contains("AGENT_MAX_MODEL_CALLS"), looped.stdout());
+        assertEquals(5, model.requests().size(), "three model calls, no fourth");
+    }
+
+    @Test
     void noProviderNamesTheVariables() throws Exception {
         env.remove("OPENAI_API_KEY");
         env.remove("OPENAI_BASE_URL");
