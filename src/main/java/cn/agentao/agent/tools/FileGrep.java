@@ -27,6 +27,8 @@ final class FileGrep {
     /** What a file gave: {@code searched} false when skipped (binary, too large, unreadable). */
     record Result(boolean searched, List<Hit> hits) {
         static final Result SKIPPED = new Result(false, List.of());
+        /** Searched, no matching line. */
+        static final Result NOTHING = new Result(true, List.of());
     }
 
     private final Matcher matcher;
@@ -99,7 +101,10 @@ final class FileGrep {
         return b[end] == '\r' && end + 1 < n && b[end + 1] == '\n' ? end + 2 : end + 1;
     }
 
-    /** Reads the file into the buffer; its length, or -1 when unreadable, a link, or too large. */
+    /**
+     * Reads the file into the buffer; its length, or -1 when unreadable, a link, or too large.
+     * {@code expectedSize} is the size seen in the walk, or -1 when not known.
+     */
     private int read(Path file, long expectedSize) {
         long max = GrepTool.MAX_FILE_BYTES;
         if (expectedSize > max) return -1;

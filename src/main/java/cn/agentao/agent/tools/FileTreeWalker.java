@@ -12,20 +12,68 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Walks a directory tree for glob and grep: depth first in name order, never following symbolic links,
  * skipping {@code .git} and (unless told otherwise) what {@code .gitignore} files ignore — those in the tree,
  * those between the repository top and the start directory, and {@code .git/info/exclude}. Bounded by a
- * number of entries; stops on interrupt or cancellation.
+ * number of entries; stops on interrupt or cancellation. Each entry's type costs an {@code lstat}, unless a
+ * {@link Ripgrep.Listing} already says the entry is a regular file or a directory (then its attributes are read
+ * only if asked for).
  */
 final class FileTreeWalker {
+    /** Helper threads reading directories ahead of a walk, by default: one per processor, at most four. */
+    static final int HELPERS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    /** Entries read ahead and not yet walked at which reading ahead pauses. */
+    static final int MAX_AHEAD = 20_000;
 
     /** One file or directory; {@code relative} is from the start directory, '/'-separated. */
-    record Entry(Path path, String relative, BasicFileAttributes attributes) {
+    static final class Entry {
+        private final Path path;
+        private final String relative;
+        private final boolean regularFile;
+        private final boolean directory;
+        private BasicFileAttributes attributes;
+        /** A directory's own frame, to walk next. */
+        private Frame sub;
+
+        Entry(Path path, String relative, BasicFileAttributes attributes) {
+            this(path, relative, attributes.isRegularFile(), attributes.isDirectory(), attributes);
+        }
+
+        private Entry(Path path, String relative, boolean regularFile, boolean directory, BasicFileAttributes attributes) {
+            this.path = path;
+            this.relative = relative;
+            this.regularFile = regularFile;
+            this.directory = directory;
+            this.attributes = attributes;
+        }
+
+        Path path() { return path; }
+
+        String relative() { return relative; }
+
         /** The last segment of the path. */
         String name() {
             return relative.substring(relative.lastIndexOf('/') + 1);
+        }
+
+        boolean isRegularFile() { return regularFile; }
+
+        boolean isDirectory() { return directory; }
+
+        /** The size when already known, else -1 (an entry known from a listing). */
+        long knownSize() {
+            return attributes == null ? -1 : attributes.size();
+        }
+
+        /** The attributes of the entry itself (not of a link's target), read on first use when not yet known. */
+        BasicFileAttributes attributes() throws IOException {
+            if (attributes == null) attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return attributes;
         }
     }
 
@@ -38,6 +86,8 @@ final class FileTreeWalker {
     private final boolean honourGitIgnore;
     private final int maxEntries;
     private final Cancellation cancellation;
+    private Ripgrep.Listing known;
+    private int threads;
     private int visited;
     private boolean truncated;
 
@@ -48,6 +98,18 @@ final class FileTreeWalker {
         this.cancellation = cancellation;
     }
 
+    /** Takes the entries {@code listing} names as regular files or directories without asking the file system. */
+    FileTreeWalker known(Ripgrep.Listing listing) {
+        this.known = listing;
+        return this;
+    }
+
+    /** Reads directories ahead of the walk on {@code helpers} threads (0: all on the walking thread). */
+    FileTreeWalker parallel(int helpers) {
+        this.threads = helpers;
+        return this;
+    }
+
     /** Whether the walk stopped at the entry bound. */
     boolean truncated() { return truncated; }
 
@@ -55,58 +117,202 @@ final class FileTreeWalker {
 
     /** Walks; files and directories below the root are visited (not the root itself). */
     void walk(Visitor visitor) throws IOException, InterruptedException {
-        Deque<Frame> stack = new ArrayDeque<>();
-        stack.push(new Frame(root, "", inheritedIgnores()));
-        while (!stack.isEmpty()) {
-            Frame frame = stack.pop();
-            List<Path> children = new ArrayList<>();
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(frame.dir)) {
-                for (Path p : ds) children.add(p);
-            } catch (IOException e) {
-                continue; // unreadable directory: skip it
-            }
-            children.sort(null);
-            List<Scoped> ignores = frame.ignores;
-            if (honourGitIgnore) {
-                for (Path child : children) {
-                    if (!child.getFileName().toString().equals(".gitignore")) continue;
-                    // like git, never through a symbolic link
-                    if (Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS)) {
-                        ignores = new ArrayList<>(ignores);
-                        ignores.add(new Scoped(GitIgnore.load(frame.dir, child), "",
-                                frame.relative.isEmpty() ? 0 : frame.relative.length() + 1));
+        Expansions expansions = new Expansions();
+        try {
+            Deque<Frame> stack = new ArrayDeque<>();
+            stack.push(new Frame(root, "", inheritedIgnores()));
+            while (!stack.isEmpty()) {
+                Frame frame = stack.pop();
+                List<Entry> entries = expansions.await(frame);
+                List<Frame> subdirs = new ArrayList<>();
+                for (Entry entry : entries) {
+                    checkCancelled();
+                    if (++visited > maxEntries) {
+                        truncated = true;
+                        return;
                     }
-                    break;
+                    if (!visitor.visit(entry)) return;
+                    if (entry.sub != null) subdirs.add(entry.sub);
                 }
+                expansions.consumed(frame);
+                for (int i = subdirs.size() - 1; i >= 0; i--) stack.push(subdirs.get(i));
             }
-            List<Frame> subdirs = new ArrayList<>();
-            for (Path child : children) {
-                if (Thread.currentThread().isInterrupted() || cancellation.isCancelled()) {
-                    throw new InterruptedException("walk cancelled");
-                }
-                String name = child.getFileName().toString();
-                BasicFileAttributes attrs;
-                try {
-                    attrs = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                } catch (IOException e) {
-                    continue;
-                }
-                boolean dir = attrs.isDirectory();
-                if (dir && name.equals(".git")) continue;
-                String relative = frame.relative.isEmpty() ? name : frame.relative + "/" + name;
-                if (honourGitIgnore && ignored(ignores, relative, dir)) continue;
-                if (++visited > maxEntries) {
-                    truncated = true;
-                    return;
-                }
-                if (!visitor.visit(new Entry(child, relative, attrs))) return;
-                if (dir) subdirs.add(new Frame(child, relative, ignores));
-            }
-            for (int i = subdirs.size() - 1; i >= 0; i--) stack.push(subdirs.get(i));
+        } finally {
+            expansions.close();
         }
     }
 
-    private record Frame(Path dir, String relative, List<Scoped> ignores) {}
+    private void checkCancelled() throws InterruptedException {
+        if (Thread.currentThread().isInterrupted() || cancellation.isCancelled()) {
+            throw new InterruptedException("walk cancelled");
+        }
+    }
+
+    /**
+     * A directory's entries in name order, what it ignores left out; each directory among them carries its own
+     * frame. Runs on the walking thread or, ahead of it, on a helper.
+     */
+    private List<Entry> expand(Frame frame, Expansions expansions) {
+        List<Path> children = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(frame.dir)) {
+            for (Path p : ds) children.add(p);
+        } catch (IOException e) {
+            return List.of(); // unreadable directory: skip it
+        }
+        children.sort(null);
+        List<Scoped> ignores = frame.ignores;
+        if (honourGitIgnore) {
+            for (Path child : children) {
+                if (!child.getFileName().toString().equals(".gitignore")) continue;
+                // like git, never through a symbolic link
+                if (Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS)) {
+                    ignores = new ArrayList<>(ignores);
+                    ignores.add(new Scoped(GitIgnore.load(frame.dir, child), "",
+                            frame.relative.isEmpty() ? 0 : frame.relative.length() + 1));
+                }
+                break;
+            }
+        }
+        List<Entry> entries = new ArrayList<>(children.size());
+        List<Frame> subdirs = new ArrayList<>();
+        for (int i = 0; i < children.size(); i++) {
+            if ((i & 255) == 255 && expansions.stopped()) return entries;
+            Path child = children.get(i);
+            String name = child.getFileName().toString();
+            String relative = frame.relative.isEmpty() ? name : frame.relative + "/" + name;
+            Entry entry;
+            if (known != null && known.files().contains(relative)) {
+                entry = new Entry(child, relative, true, false, null);
+            } else if (known != null && known.directories().contains(relative)) {
+                entry = new Entry(child, relative, false, true, null);
+            } else {
+                try {
+                    entry = new Entry(child, relative,
+                            Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+                } catch (IOException e) {
+                    continue;
+                }
+            }
+            boolean dir = entry.isDirectory();
+            if (dir && name.equals(".git")) continue;
+            if (honourGitIgnore && ignored(ignores, relative, dir)) continue;
+            if (dir) subdirs.add(entry.sub = new Frame(child, relative, ignores));
+            entries.add(entry);
+        }
+        expansions.schedule(subdirs);
+        return entries;
+    }
+
+    /**
+     * Directories being read ahead of the walk by helper threads (none unless {@link #parallel}): each directory
+     * read schedules its subdirectories, first one first; the walk takes each directory's result when it gets
+     * there, or reads it itself if no helper has started on it. Reading ahead pauses while
+     * {@value #MAX_AHEAD} entries wait for the walk.
+     */
+    private final class Expansions implements AutoCloseable {
+        private static final long WAIT_SLICE_MS = 20;
+        private final LinkedBlockingDeque<Frame> queue = new LinkedBlockingDeque<>();
+        private final AtomicInteger ahead = new AtomicInteger();
+        private final List<Thread> helpers = new ArrayList<>();
+        private volatile boolean stop;
+
+        Expansions() {
+            for (int t = 0; t < threads; t++) helpers.add(Thread.ofPlatform().daemon().name("walk-" + t).start(this::work));
+        }
+
+        boolean stopped() {
+            return stop || cancellation.isCancelled();
+        }
+
+        void schedule(List<Frame> subdirs) {
+            if (threads == 0) return;
+            for (int i = subdirs.size() - 1; i >= 0; i--) queue.addFirst(subdirs.get(i));
+        }
+
+        List<Entry> await(Frame frame) throws InterruptedException {
+            if (frame.claim()) {
+                List<Entry> entries = expand(frame, this);
+                checkCancelled();
+                return entries;
+            }
+            synchronized (frame) {
+                while (frame.entries == null && frame.failure == null) {
+                    checkCancelled();
+                    frame.wait(WAIT_SLICE_MS);
+                }
+            }
+            checkCancelled();
+            if (frame.failure != null) throw frame.failure;
+            return frame.entries;
+        }
+
+        void consumed(Frame frame) {
+            if (frame.ahead && ahead.addAndGet(-frame.entries.size()) < MAX_AHEAD) {
+                synchronized (ahead) {
+                    ahead.notifyAll();
+                }
+            }
+        }
+
+        private void work() {
+            try {
+                while (!stopped()) {
+                    synchronized (ahead) {
+                        while (ahead.get() >= MAX_AHEAD && !stopped()) ahead.wait(WAIT_SLICE_MS);
+                    }
+                    Frame frame = queue.pollFirst(WAIT_SLICE_MS, TimeUnit.MILLISECONDS);
+                    if (frame == null || !frame.claim()) continue;
+                    try {
+                        List<Entry> entries = expand(frame, this);
+                        ahead.addAndGet(entries.size());
+                        frame.complete(entries, null);
+                    } catch (RuntimeException e) {
+                        frame.complete(null, e); // the walk throws it, as it would have reading the directory itself
+                    }
+                }
+            } catch (InterruptedException e) {
+                // closed
+            }
+        }
+
+        @Override
+        public void close() {
+            stop = true;
+            for (Thread t : helpers) t.interrupt();
+        }
+    }
+
+    /** A directory to read: where, its path from the root, the ignore files that apply; then its entries. */
+    private static final class Frame {
+        final Path dir;
+        final String relative;
+        final List<Scoped> ignores;
+        private boolean claimed;
+        private List<Entry> entries;
+        private RuntimeException failure;
+        /** Read ahead by a helper (counted in what waits for the walk). */
+        private boolean ahead;
+
+        Frame(Path dir, String relative, List<Scoped> ignores) {
+            this.dir = dir;
+            this.relative = relative;
+            this.ignores = ignores;
+        }
+
+        /** True for the one caller that is to read it. */
+        synchronized boolean claim() {
+            if (claimed) return false;
+            claimed = true;
+            return true;
+        }
+
+        synchronized void complete(List<Entry> result, RuntimeException error) {
+            entries = result;
+            failure = error;
+            ahead = result != null;
+            notifyAll();
+        }
+    }
 
     /**
      * One ignore file and how to turn a path relative to the walk's root into one relative to the file's

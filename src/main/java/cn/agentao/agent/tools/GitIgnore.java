@@ -18,7 +18,29 @@ import java.util.regex.Pattern;
  */
 final class GitIgnore {
 
-    private record Rule(Pattern pattern, boolean negated, boolean dirOnly, boolean anchored) {}
+    /**
+     * One rule; {@code literal} or {@code suffix} set when the pattern is a plain name or {@code *} and a plain
+     * tail (most rules: {@code target}, {@code *.log}), tested without the regular expression.
+     */
+    private record Rule(Pattern pattern, String literal, String suffix, boolean negated, boolean dirOnly, boolean anchored) {
+        static Rule of(String glob, boolean negated, boolean dirOnly, boolean anchored) {
+            String literal = plain(glob) ? glob : null;
+            String suffix = !anchored && glob.startsWith("*") && glob.length() > 1 && plain(glob.substring(1))
+                    ? glob.substring(1) : null;
+            return new Rule(Glob.path(glob), literal, suffix, negated, dirOnly, anchored);
+        }
+
+        private static boolean plain(String glob) {
+            for (int i = 0; i < glob.length(); i++) if ("*?[]{}\\,".indexOf(glob.charAt(i)) >= 0) return false;
+            return true;
+        }
+
+        boolean matches(String subject) {
+            if (literal != null) return literal.equals(subject);
+            if (suffix != null) return subject.endsWith(suffix);
+            return pattern.matcher(subject).matches();
+        }
+    }
 
     private final Path base;
     private final List<Rule> rules;
@@ -56,7 +78,7 @@ final class GitIgnore {
             if (p.isEmpty()) continue;
             boolean anchored = p.contains("/");
             if (p.startsWith("/")) p = p.substring(1);
-            rules.add(new Rule(Glob.path(p), negated, dirOnly, anchored));
+            rules.add(Rule.of(p, negated, dirOnly, anchored));
         }
         return new GitIgnore(base, List.copyOf(rules));
     }
@@ -75,11 +97,12 @@ final class GitIgnore {
      * @param relative the path relative to the base, '/'-separated
      */
     Boolean match(String relative, boolean isDirectory) {
-        String name = relative.substring(relative.lastIndexOf('/') + 1);
+        String name = null;
         for (int i = rules.size() - 1; i >= 0; i--) {
             Rule r = rules.get(i);
             if (r.dirOnly && !isDirectory) continue;
-            if (r.pattern.matcher(r.anchored ? relative : name).matches()) return !r.negated;
+            if (!r.anchored && name == null) name = relative.substring(relative.lastIndexOf('/') + 1);
+            if (r.matches(r.anchored ? relative : name)) return !r.negated;
         }
         return null;
     }

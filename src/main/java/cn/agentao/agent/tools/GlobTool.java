@@ -94,34 +94,47 @@ public final class GlobTool implements Tool {
         @Override
         public ToolResult run(ToolProgress progress) throws IOException, InterruptedException {
             if (!Files.isDirectory(dir)) return ToolResult.error("Directory not found: " + dir);
-            Predicate<FileTreeWalker.Entry> matcher = matcher(pattern);
-            record Match(Path path, long mtime) {}
-            List<Match> matches = new ArrayList<>();
-            FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation());
-            walker.walk(entry -> {
-                if (matcher.test(entry)) {
-                    matches.add(new Match(entry.path(), entry.attributes().lastModifiedTime().toMillis()));
-                }
-                return true;
-            });
-            Comparator<Match> order = byMtime
-                    ? Comparator.comparingLong(Match::mtime).reversed().thenComparing(m -> m.path().toString())
-                    : Comparator.comparing(m -> m.path().toString());
-            matches.sort(order);
-            StringBuilder out = new StringBuilder();
-            if (matches.isEmpty()) out.append("No files match ").append(pattern).append(" in ").append(dir).append(".\n");
-            int shown = Math.min(limit, matches.size());
-            for (Match m : matches.subList(0, shown)) out.append(ToolPaths.display(ctx, m.path())).append('\n');
-            if (matches.size() > shown) {
-                out.append("[").append(matches.size() - shown).append(" more matches not shown; narrow the pattern "
-                        + "or raise limit.]\n");
-            }
-            if (walker.truncated()) {
-                out.append("[Search stopped after ").append(MAX_WALK).append(" entries; narrow the path.]\n");
-            }
-            return new ToolResult(out.toString(), List.of(), false, Json.object().put("matches", matches.size())
-                    .put("truncated", matches.size() > shown || walker.truncated()));
+            return find(ctx, dir, pattern, byMtime, limit, includeIgnored, FileTreeWalker.HELPERS);
         }
+    }
+
+    /**
+     * The paths below {@code dir} matching {@code pattern}, as the tool prints them.
+     *
+     * <p>Not with ripgrep: every entry's type, and every match's time, costs an {@code lstat} all the same (rg lists
+     * only regular files), so a listing by rg first only adds its run (measured: bench/search.sh).
+     *
+     * @param helpers threads reading directories ahead of the walk
+     */
+    static ToolResult find(ToolContext ctx, Path dir, String pattern, boolean byMtime, int limit,
+                           boolean includeIgnored, int helpers) throws IOException, InterruptedException {
+        Predicate<FileTreeWalker.Entry> matcher = matcher(pattern);
+        record Match(Path path, long mtime) {}
+        List<Match> matches = new ArrayList<>();
+        FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation()).parallel(helpers);
+        walker.walk(entry -> {
+            if (matcher.test(entry)) {
+                matches.add(new Match(entry.path(), byMtime ? entry.attributes().lastModifiedTime().toMillis() : 0));
+            }
+            return true;
+        });
+        Comparator<Match> order = byMtime
+                ? Comparator.comparingLong(Match::mtime).reversed().thenComparing(m -> m.path().toString())
+                : Comparator.comparing(m -> m.path().toString());
+        matches.sort(order);
+        StringBuilder out = new StringBuilder();
+        if (matches.isEmpty()) out.append("No files match ").append(pattern).append(" in ").append(dir).append(".\n");
+        int shown = Math.min(limit, matches.size());
+        for (Match m : matches.subList(0, shown)) out.append(ToolPaths.display(ctx, m.path())).append('\n');
+        if (matches.size() > shown) {
+            out.append("[").append(matches.size() - shown).append(" more matches not shown; narrow the pattern "
+                    + "or raise limit.]\n");
+        }
+        if (walker.truncated()) {
+            out.append("[Search stopped after ").append(MAX_WALK).append(" entries; narrow the path.]\n");
+        }
+        return new ToolResult(out.toString(), List.of(), false, Json.object().put("matches", matches.size())
+                .put("truncated", matches.size() > shown || walker.truncated()));
     }
 
     /**

@@ -24,7 +24,9 @@ final class GrepSearch {
 
     private final ToolContext ctx;
     private final Pattern pattern;
+    private final List<String> literals;
     private final LiteralFinder finder;
+    private final Ripgrep ripgrep;
     private final int maxMatches;
     private final int threads;
 
@@ -38,16 +40,22 @@ final class GrepSearch {
     /**
      * @param prefilter whether to pass over text without the regex's required literals (always the same
      *                  result; off only to compare)
-     * @param threads   worker threads; 0 searches on the calling thread
+     * @param threads   worker threads (and helpers reading directories ahead); 0 searches on the calling thread
+     * @param ripgrep   when not null and there is a prefilter, lists the tree and the files holding a required
+     *                  literal first, so the walk needs no {@code lstat} and reads only those files
      */
-    GrepSearch(ToolContext ctx, Pattern pattern, boolean prefilter, int maxMatches, int threads) {
+    GrepSearch(ToolContext ctx, Pattern pattern, boolean prefilter, int maxMatches, int threads, Ripgrep ripgrep) {
         this.ctx = ctx;
         this.pattern = pattern;
-        boolean ignoreCase = (pattern.flags() & Pattern.CASE_INSENSITIVE) != 0;
-        List<String> literals = prefilter ? RequiredLiterals.of(pattern.pattern(), ignoreCase) : null;
-        this.finder = literals == null ? null : new LiteralFinder(literals, ignoreCase);
+        this.literals = prefilter ? RequiredLiterals.of(pattern.pattern(), ignoreCase()) : null;
+        this.finder = literals == null ? null : new LiteralFinder(literals, ignoreCase());
+        this.ripgrep = ripgrep;
         this.maxMatches = maxMatches;
         this.threads = threads;
+    }
+
+    private boolean ignoreCase() {
+        return (pattern.flags() & Pattern.CASE_INSENSITIVE) != 0;
     }
 
     /** Searches one file, or a tree (with an optional glob filter on names or, with a '/', on paths). */
@@ -63,16 +71,25 @@ final class GrepSearch {
         }
         Pattern filter = glob == null ? null : Glob.path(glob);
         boolean byPath = glob != null && glob.contains("/");
-        FileTreeWalker walker = new FileTreeWalker(path, !includeIgnored, GrepTool.MAX_WALK, ctx.cancellation());
+        Ripgrep.Listing known = ripgrep == null || finder == null ? null
+                : ripgrep.candidates(path, includeIgnored, literals, ignoreCase(), GrepTool.MAX_FILE_BYTES, ctx);
+        FileTreeWalker walker = new FileTreeWalker(path, !includeIgnored, GrepTool.MAX_WALK, ctx.cancellation())
+                .known(known).parallel(threads);
         Workers workers = new Workers();
         try {
             walker.walk(entry -> {
-                if (!entry.attributes().isRegularFile()) return true;
+                if (!entry.isRegularFile()) return true;
                 if (filter != null) {
                     String subject = byPath ? entry.relative() : entry.path().getFileName().toString();
                     if (!filter.matcher(subject).matches()) return true;
                 }
-                workers.submit(new Task(entry.path(), entry.attributes().size()));
+                Task task = new Task(entry.path(), entry.knownSize());
+                // listed by rg without a literal or a NUL: text (at most the size bound) with no matching line
+                if (known != null && known.files().contains(entry.relative())
+                        && !known.candidates().contains(entry.relative())) {
+                    task.complete(FileGrep.Result.NOTHING, null);
+                }
+                workers.submit(task);
                 workers.drain(false);
                 return !finished;
             });
@@ -166,6 +183,7 @@ final class GrepSearch {
 
         void submit(Task task) {
             tasks.add(task);
+            if (task.isDone()) return;
             if (inline == null) {
                 queue.add(task);
                 return;

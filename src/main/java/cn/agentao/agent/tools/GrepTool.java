@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -91,7 +92,9 @@ public final class GrepTool implements Tool {
         @Override
         public ToolResult run(ToolProgress progress) throws IOException, InterruptedException {
             if (!Files.exists(path)) return ToolResult.error("Not found: " + path);
-            return new GrepSearch(ctx, pattern, true, maxMatches, GrepSearch.DEFAULT_THREADS).run(path, glob, includeIgnored);
+            boolean tree = Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS);
+            return new GrepSearch(ctx, pattern, true, maxMatches, GrepSearch.DEFAULT_THREADS, tree ? Ripgrep.find(ctx) : null)
+                    .run(path, glob, includeIgnored);
         }
     }
 }

@@ -60,6 +60,9 @@ public final class LocalCommandRunner implements CommandRunner {
         this.environment = environment;
     }
 
+    /** The environment every process this runner starts gets. */
+    public ChildEnvironment environment() { return environment; }
+
     private static Path findSetsid() {
         for (String dir : List.of("/usr/bin", "/bin", "/usr/local/bin")) {
             Path p = Path.of(dir, "setsid");

@@ -16,7 +16,7 @@ public final class WorkspaceFiles {
         List<String> files = new ArrayList<>();
         try {
             new FileTreeWalker(root, true, max * 4, Cancellation.NONE).walk(e -> {
-                if (e.attributes().isRegularFile()) files.add(e.relative());
+                if (e.isRegularFile()) files.add(e.relative());
                 return files.size() < max;
             });
         } catch (IOException e) {

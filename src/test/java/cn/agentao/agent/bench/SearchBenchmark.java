@@ -21,10 +21,11 @@ import java.util.List;
 /**
  * The {@code grep} and {@code glob} tools against ripgrep on one large tree (default: the JDK's own sources,
  * unpacked from {@code lib/src.zip} by bench/search.sh), interleaved round by round so both see the same machine
- * load. Runs in a JVM started with the agent's own options (C1 only, Serial GC). Prints the medians and the
- * ratio tool / rg for: a pattern with no match, a pattern with matches, and {@code **}{@code /*.java} against
- * {@code rg --files}; wall time, and CPU time (fairer on a busy machine: this JVM's, JIT and GC included, against
- * rg's). The first (cold) call of each tool is reported apart.
+ * load. Runs in a JVM started with the agent's own options (C1 only, Serial GC). Each tool runs twice a round:
+ * as it is (using rg to list the tree when installed) and with the Java path forced ({@code -Dagent.search=java}).
+ * Prints the medians and the ratio tool / rg for: a pattern with no match, a pattern with matches, a regex, and
+ * {@code **}{@code /*.java} against {@code rg --files}; wall time, and CPU time (fairer on a busy machine: this
+ * JVM's, JIT and GC included, plus its rg child's, against rg's). The first (cold) call is reported apart.
  * Run: bench/search.sh [rounds] [tree]
  */
 public final class SearchBenchmark {
@@ -45,29 +46,49 @@ public final class SearchBenchmark {
                         List.of(rg, "-n", "synchronized\\s+void\\s+\\w+Lock", ".")),
                 new Case("glob **/*.java", new GlobTool(), "{\"pattern\":\"**/*.java\"}",
                         List.of(rg, "--files", "-g", "*.java", ".")));
-        System.out.printf("tree=%s rounds=%d (%d files)%n", tree, rounds, countFiles(tree));
+        System.out.printf("tree=%s rounds=%d (%d files), load average %.1f%n", tree, rounds, countFiles(tree),
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         for (Case c : cases) {
             if (!c.name().startsWith(only)) continue;
-            List<Double> tool = new ArrayList<>(), ref = new ArrayList<>(), toolCpu = new ArrayList<>(), refCpu = new ArrayList<>();
-            double cold = 0;
+            // per round, interleaved: the tool using rg, the tool with the Java path forced, rg itself
+            List<Double> viaRg = new ArrayList<>(), java = new ArrayList<>(), ref = new ArrayList<>();
+            List<Double> viaRgCpu = new ArrayList<>(), javaCpu = new ArrayList<>(), refCpu = new ArrayList<>();
+            double coldRg = 0, coldJava = 0;
             for (int r = -1; r < rounds; r++) {
-                double c0 = ownCpuMs();
-                double t = timeTool(c.tool(), ctx, c.toolArgs());
-                double c1 = ownCpuMs(), k0 = childCpuMs();
+                System.clearProperty("agent.search");
+                double[] a = timeToolCpu(c.tool(), ctx, c.toolArgs());
+                System.setProperty("agent.search", "java");
+                double[] j = timeToolCpu(c.tool(), ctx, c.toolArgs());
+                System.clearProperty("agent.search");
+                double k0 = childCpuMs();
                 double g = timeProcess(c.rgArgs(), tree);
                 double k1 = childCpuMs();
-                if (r < 0) cold = t;
-                else {
-                    tool.add(t);
-                    ref.add(g);
-                    toolCpu.add(c1 - c0);
-                    refCpu.add(k1 - k0);
+                if (r < 0) {
+                    coldRg = a[0];
+                    coldJava = j[0];
+                    continue;
                 }
+                viaRg.add(a[0]);
+                java.add(j[0]);
+                ref.add(g);
+                viaRgCpu.add(a[1]);
+                javaCpu.add(j[1]);
+                refCpu.add(k1 - k0);
             }
-            double mt = median(tool), mr = median(ref), ct = median(toolCpu), cr = median(refCpu);
-            System.out.printf("%-16s wall: tool %5.0f ms (first call %5.0f), rg %5.0f ms, ratio %.2f | cpu: tool %5.0f ms, rg %5.0f ms, ratio %.2f%n",
-                    c.name(), mt, cold, mr, mt / mr, ct, cr, ct / cr);
+            double mr = median(ref), cr = median(refCpu);
+            System.out.printf("%-16s rg itself: wall %5.0f ms, cpu %5.0f ms%n", c.name(), mr, cr);
+            System.out.printf("  tool using rg:  wall %5.0f ms (first call %5.0f), ratio %.2f | cpu %5.0f ms, ratio %.2f%n",
+                    median(viaRg), coldRg, median(viaRg) / mr, median(viaRgCpu), median(viaRgCpu) / cr);
+            System.out.printf("  tool, Java only: wall %5.0f ms (first call %5.0f), ratio %.2f | cpu %5.0f ms, ratio %.2f%n",
+                    median(java), coldJava, median(java) / mr, median(javaCpu), median(javaCpu) / cr);
         }
+    }
+
+    /** Wall and CPU time of one call: this JVM's CPU plus that of the children it waited for (rg). */
+    static double[] timeToolCpu(Tool tool, SimpleToolContext ctx, String args) throws Exception {
+        double c0 = ownCpuMs() + childCpuMs();
+        double t = timeTool(tool, ctx, args);
+        return new double[]{t, ownCpuMs() + childCpuMs() - c0};
     }
 
     static double timeTool(Tool tool, SimpleToolContext ctx, String args) throws Exception {

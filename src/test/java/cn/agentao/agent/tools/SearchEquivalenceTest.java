@@ -3,6 +3,7 @@ package cn.agentao.agent.tools;
 import cn.agentao.agent.util.CancellationSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
@@ -15,19 +16,23 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The fast grep (parallel workers, literal prefilter over bytes) gives exactly what a plain search gives —
- * one file after another, every line decoded and handed to the regex — on a generated tree with ignore files,
- * binaries, oversized files, symbolic links, CRLF and lone CR line ends, invalid UTF-8 and non-ASCII text.
+ * The fast grep (parallel workers, literal prefilter over bytes, ripgrep listing the tree and the files to read)
+ * gives exactly what a plain search gives — one file after another, every line decoded and handed to the regex —
+ * and glob with ripgrep exactly what it gives without, on a generated tree with ignore files, binaries, oversized
+ * files, symbolic links in and out, empty and hidden directories, nested {@code .git}, CRLF and lone CR line ends,
+ * invalid UTF-8 and non-ASCII text. ripgrep is installed by bin/test (scripts/install-test-tools.sh).
  */
 class SearchEquivalenceTest {
     @TempDir
@@ -101,6 +106,24 @@ class SearchEquivalenceTest {
         Files.createSymbolicLink(dir.resolve("link-to-secret.txt"), home.resolve("secret.txt"));
         Files.createSymbolicLink(dir.resolve("link-to-dir"), home.resolve("dir"));
         Files.createSymbolicLink(dir.resolve("a/b/.gitignore"), home.resolve("secret.txt"));
+        // links inside the tree, an empty directory, hidden files, .git directories and a .git file, a FIFO
+        Files.createSymbolicLink(dir.resolve("many/link-in.txt"), dir.resolve("many/long.txt"));
+        Files.createSymbolicLink(dir.resolve("link-in-dir"), dir.resolve("unicode"));
+        Files.createDirectories(dir.resolve("empty.txt.d/inner-empty"));
+        write(".hidden/needle.txt", "needle hidden\n");
+        write(".git/config", "needle in .git\n");
+        write("nested/.git/HEAD", "needle nested git\n");
+        write("nested/.gitignore", "*.tmp\n");
+        write("nested/x.tmp", "needle tmp\n");
+        write("nested/y.txt", "needle nested\n");
+        write("worktree/.git", "gitdir: needle\n");
+        write("only-ignored/z.log", "needle only ignored\n");
+        new ProcessBuilder("mkfifo", dir.resolve("many/fifo.txt").toString()).start().waitFor();
+        // ignore files that never end: a link to /dev/zero, a FIFO
+        write("endless/a.txt", "needle endless\n");
+        Files.createSymbolicLink(dir.resolve("endless/.gitignore"), Path.of("/dev/zero"));
+        write("blocking/a.txt", "needle blocking\n");
+        new ProcessBuilder("mkfifo", dir.resolve("blocking/.gitignore").toString()).start().waitFor();
     }
 
     private void write(String rel, String content) throws Exception {
@@ -125,6 +148,106 @@ class SearchEquivalenceTest {
                     }
                 }
             }
+        }
+    }
+
+    /** Patterns with and without required literals (those without fall back to the Java walk). */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES) // an ignore file that never ends must not hold the search
+    void ripgrepGivesTheSameGrepResult() throws Exception {
+        Ripgrep rg = Ripgrep.find(ctx);
+        assertNotNull(rg, "ripgrep is installed for the tests (scripts/install-test-tools.sh)");
+        for (String regex : PATTERNS) {
+            for (boolean ignoreCase : new boolean[]{false, true}) {
+                Pattern pattern = Pattern.compile(regex, ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+                for (int max : new int[]{3, 200}) {
+                    for (boolean ignored : new boolean[]{false, true}) {
+                        String label = regex + (ignoreCase ? " (i)" : "") + " max " + max + (ignored ? " +ignored" : "");
+                        assertEquals(plain(pattern, max, ignored), fast(pattern, true, max, 2, ignored, rg), "rg: " + label);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void globGivesTheSameResultReadingAhead() throws Exception {
+        for (String glob : List.of("**/*", "**/*.txt", "*", "*.log", "**/*.txt.d", "many/*", "**/.*", "**/link*",
+                "unicode/**", "**/fifo.txt", "**/*empty*", "nested/**/*", "{a,random}/**/*.txt", "**/HEAD", "**/.git")) {
+            for (boolean byMtime : new boolean[]{true, false}) {
+                for (boolean ignored : new boolean[]{false, true}) {
+                    String label = glob + (byMtime ? " mtime" : " name") + (ignored ? " +ignored" : "");
+                    ToolResult serial = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, 0);
+                    ToolResult parallel = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, 3);
+                    assertEquals(serial.forModel() + serial.rawOutput(), parallel.forModel() + parallel.rawOutput(), label);
+                }
+            }
+        }
+    }
+
+    /** Reading ahead on helper threads, and taking types from rg's listing, visit the same entries in the same order. */
+    @Test
+    void theWalkIsTheSameOnEveryPath() throws Exception {
+        Ripgrep rg = Ripgrep.find(ctx);
+        assertNotNull(rg);
+        for (boolean ignored : new boolean[]{false, true}) {
+            for (int max : new int[]{7, 60, GrepTool.MAX_WALK}) {
+                List<String> serial = walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()));
+                assertTrue(serial.size() > 5, serial.toString());
+                assertEquals(serial, walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()).parallel(3)),
+                        "read ahead, max " + max);
+                assertEquals(serial, walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()).parallel(2)
+                        .known(rg.candidates(dir, ignored, List.of("needle"), false, GrepTool.MAX_FILE_BYTES, ctx))),
+                        "rg, max " + max);
+            }
+        }
+    }
+
+    private static List<String> walk(FileTreeWalker walker) throws Exception {
+        List<String> seen = new ArrayList<>();
+        walker.walk(e -> seen.add(e.relative() + (e.isDirectory() ? "/" : e.isRegularFile() ? "" : " (other)")));
+        seen.add("truncated " + walker.truncated());
+        return seen;
+    }
+
+    /** What ripgrep lists: regular files (never links, never in .git, never over the size bound) and which to read. */
+    @Test
+    void ripgrepListsTheTreeAndTheFilesToRead() throws Exception {
+        Ripgrep rg = Ripgrep.find(ctx);
+        assertNotNull(rg);
+        Ripgrep.Listing listing = rg.candidates(dir, false, List.of("needle"), false, GrepTool.MAX_FILE_BYTES, ctx);
+        assertNotNull(listing);
+        assertTrue(listing.files().contains("a/b/ok.txt") && listing.candidates().contains("a/b/ok.txt"), listing.toString());
+        assertTrue(listing.files().contains("unicode/mixed.txt"), listing.toString());
+        assertTrue(listing.candidates().contains("binary.bin"), "a NUL makes a file a candidate");
+        assertFalse(listing.files().contains("too-big.txt"), "over the size bound");
+        assertFalse(listing.files().contains("many/link-in.txt"), "links are never listed");
+        assertFalse(listing.files().contains(".git/config"), ".git is never listed");
+        assertTrue(listing.directories().contains("a/b") && listing.directories().contains("unicode"), listing.toString());
+    }
+
+    /** Cancelling a search kills rg at once (here a stand-in rg that never ends). */
+    @Test
+    void cancellingKillsRipgrep() throws Exception {
+        Path fake = home.resolve("rg");
+        Files.writeString(fake, "#!/bin/sh\nexec sleep 60\n");
+        fake.toFile().setExecutable(true);
+        CancellationSource cancel = new CancellationSource();
+        SimpleToolContext c = ToolTestSupport.context(dir, cancel);
+        Ripgrep rg = Ripgrep.at(fake, java.util.Map.of("PATH", "/usr/bin:/bin"));
+        Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException ignored) {
+            }
+            cancel.cancel();
+        });
+        assertThrows(InterruptedException.class, () -> new GrepSearch(c, Pattern.compile("needle"), true, 200, 2, rg)
+                .run(dir, null, false));
+        // killed, not left to run its minute out
+        for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+            if (!p.info().commandLine().orElse("").contains("sleep 60")) continue;
+            p.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 
@@ -160,7 +283,7 @@ class SearchEquivalenceTest {
         Files.writeString(dir.resolve("evil.txt"), "a".repeat(200) + "\n");
         CancellationSource cancel = new CancellationSource();
         SimpleToolContext c = ToolTestSupport.context(dir, cancel);
-        GrepSearch search = new GrepSearch(c, Pattern.compile("(.*a){12}b"), true, 200, 2);
+        GrepSearch search = new GrepSearch(c, Pattern.compile("(.*a){12}b"), true, 200, 2, null);
         Thread.ofVirtual().start(() -> {
             try {
                 Thread.sleep(300);
@@ -172,7 +295,12 @@ class SearchEquivalenceTest {
     }
 
     private String fast(Pattern pattern, boolean prefilter, int max, int threads, boolean includeIgnored) throws Exception {
-        ToolResult r = new GrepSearch(ctx, pattern, prefilter, max, threads).run(dir, null, includeIgnored);
+        return fast(pattern, prefilter, max, threads, includeIgnored, null);
+    }
+
+    private String fast(Pattern pattern, boolean prefilter, int max, int threads, boolean includeIgnored, Ripgrep rg)
+            throws Exception {
+        ToolResult r = new GrepSearch(ctx, pattern, prefilter, max, threads, rg).run(dir, null, includeIgnored);
         return r.forModel() + r.rawOutput();
     }
 
@@ -183,7 +311,7 @@ class SearchEquivalenceTest {
         boolean[] cut = {false};
         FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, GrepTool.MAX_WALK, ctx.cancellation());
         walker.walk(entry -> {
-            if (!entry.attributes().isRegularFile()) return true;
+            if (!entry.isRegularFile()) return true;
             Path file = entry.path();
             if (Files.size(file) > GrepTool.MAX_FILE_BYTES || TextFiles.looksBinary(file)) return true;
             counts[1]++;
