@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # grep and glob tools against ripgrep (rg, rg --files) on a large tree: by default the JDK's own sources,
 # unpacked once from $JAVA_HOME/lib/src.zip into target/bench-src. Runs with the agent's JVM options (launcher/jvm.options).
-# Each round, interleaved: the tool as it is (grep uses rg when installed), the tool with the Java path forced
-# (-Dagent.search=java, as AGENT_SEARCH=java does), rg itself. Prints each one's median and ratio to rg.
+# Each round, interleaved: the tool with rg's help (-Dagent.search=rg, as AGENT_SEARCH=rg does), the tool as it is
+# by default (the Java path alone), rg itself. Prints each one's median and ratio to rg.
 # Usage: bench/search.sh [rounds] [tree]   (needs /usr/bin/rg: apt-get install -y ripgrep)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"

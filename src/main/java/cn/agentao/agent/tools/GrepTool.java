@@ -93,7 +93,7 @@ public final class GrepTool implements Tool {
         public ToolResult run(ToolProgress progress) throws IOException, InterruptedException {
             if (!Files.exists(path)) return ToolResult.error("Not found: " + path);
             boolean tree = Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS);
-            return new GrepSearch(ctx, pattern, true, maxMatches, GrepSearch.DEFAULT_THREADS, tree ? Ripgrep.find(ctx) : null)
+            return new GrepSearch(ctx, pattern, true, maxMatches, GrepSearch.DEFAULT_THREADS, tree ? Ripgrep.forGrep(ctx) : null)
                     .run(path, glob, includeIgnored);
         }
     }

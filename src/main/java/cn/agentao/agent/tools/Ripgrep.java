@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Looked for once per executable, on first use (never at start-up): {@code rg} on the children's {@code PATH}
  * (which has no entry inside the workspace) or {@code /usr/bin/rg}, version 12 or later. Its environment is the
- * session's child environment (no credentials). Set {@code AGENT_SEARCH=java} (or the system property
- * {@code agent.search=java}) to never use it.
+ * session's child environment (no credentials). Used only with {@code AGENT_SEARCH=rg} (or the system property
+ * {@code agent.search=rg}): see {@link #wanted()}.
  */
 final class Ripgrep {
     private static final long WAIT_SLICE_MS = 20;
@@ -55,14 +55,22 @@ final class Ripgrep {
         return new Ripgrep(executable, Map.copyOf(environment));
     }
 
-    /** Whether the Java path is forced ({@code AGENT_SEARCH=java} or {@code -Dagent.search=java}). */
-    static boolean javaOnly() {
-        return "java".equals(System.getProperty("agent.search", System.getenv("AGENT_SEARCH")));
+    /**
+     * Whether {@code grep} takes rg's help: only when asked ({@code AGENT_SEARCH=rg} or {@code -Dagent.search=rg}).
+     * On a quiet 2-core machine the Java path alone was faster (rg's scan plus reading its candidates is more work
+     * than the Java path's parallel scan: README, Search); rg's help may pay on machines with many cores.
+     */
+    static boolean wanted() {
+        return "rg".equals(System.getProperty("agent.search", System.getenv("AGENT_SEARCH")));
     }
 
-    /** rg for this session's tools, or null when it is not installed (or switched off). */
+    /** rg for {@code grep}, when wanted and installed; else null (the Java path alone). */
+    static Ripgrep forGrep(ToolContext ctx) {
+        return wanted() ? find(ctx) : null;
+    }
+
+    /** rg for this session's tools, or null when it is not installed. */
     static Ripgrep find(ToolContext ctx) {
-        if (javaOnly()) return null;
         ChildEnvironment env = ctx.commands() instanceof LocalCommandRunner local ? local.environment()
                 : ChildEnvironment.ofAgent(ctx.roots());
         Map<String, String> vars = env.variables();
