@@ -32,6 +32,16 @@ final class PostgresTaskRepository implements TaskRepository {
         T on(Connection c) throws SQLException;
     }
 
+    /** Runs one insert, update or delete with text parameters; how many rows it changed. */
+    private int update(String what, String sql, String... params) {
+        return call(what, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < params.length; i++) ps.setString(i + 1, params[i]);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
     private <T> T call(String what, Call<T> call) {
         try (Connection c = sessions.connection()) {
             return call.on(c);
@@ -42,16 +52,8 @@ final class PostgresTaskRepository implements TaskRepository {
 
     @Override
     public void save(String id, String contextId, String state, String body) {
-        call("save task " + id, c -> {
-            try (PreparedStatement ps = c.prepareStatement("insert into agent_tasks (id, context_id, state, body) values (?, ?, ?, ?)"
-                    + " on conflict (id) do update set state = excluded.state, body = excluded.body, updated_at = now()")) {
-                ps.setString(1, id);
-                ps.setString(2, contextId);
-                ps.setString(3, state);
-                ps.setString(4, body);
-                return ps.executeUpdate();
-            }
-        });
+        update("save task " + id, "insert into agent_tasks (id, context_id, state, body) values (?, ?, ?, ?)"
+                + " on conflict (id) do update set state = excluded.state, body = excluded.body, updated_at = now()", id, contextId, state, body);
     }
 
     @Override
@@ -71,12 +73,7 @@ final class PostgresTaskRepository implements TaskRepository {
 
     @Override
     public boolean requestCancel(String id) {
-        return call("cancel task " + id, c -> {
-            try (PreparedStatement ps = c.prepareStatement("update agent_tasks set cancel_requested = true where id = ?")) {
-                ps.setString(1, id);
-                return ps.executeUpdate() > 0;
-            }
-        });
+        return update("cancel task " + id, "update agent_tasks set cancel_requested = true where id = ?", id) > 0;
     }
 
     @Override
@@ -112,26 +109,14 @@ final class PostgresTaskRepository implements TaskRepository {
 
     @Override
     public void putPushConfig(String taskId, String configId, String body) {
-        call("save a push configuration of task " + taskId, c -> {
-            try (PreparedStatement ps = c.prepareStatement("insert into agent_task_push (task_id, config_id, body) values (?, ?, ?)"
-                    + " on conflict (task_id, config_id) do update set body = excluded.body")) {
-                ps.setString(1, taskId);
-                ps.setString(2, configId);
-                ps.setString(3, body);
-                return ps.executeUpdate();
-            }
-        });
+        update("save a push configuration of task " + taskId, "insert into agent_task_push (task_id, config_id, body) values (?, ?, ?)"
+                + " on conflict (task_id, config_id) do update set body = excluded.body", taskId, configId, body);
     }
 
     @Override
     public boolean deletePushConfig(String taskId, String configId) {
-        return call("delete a push configuration of task " + taskId, c -> {
-            try (PreparedStatement ps = c.prepareStatement("delete from agent_task_push where task_id = ? and config_id = ?")) {
-                ps.setString(1, taskId);
-                ps.setString(2, configId);
-                return ps.executeUpdate() > 0;
-            }
-        });
+        return update("delete a push configuration of task " + taskId, "delete from agent_task_push where task_id = ? and config_id = ?",
+                taskId, configId) > 0;
     }
 
     @Override
