@@ -1,5 +1,6 @@
 package cn.agentao.agent.door.a2a;
 
+import cn.agentao.agent.net.Network;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,8 +59,8 @@ final class PushNotifier {
             return;
         }
         try {
-            HttpRequest.Builder rq = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+            HttpRequest.Builder rq = Network.get().authorize(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), URI.create(url));
             if (config.path("token").isTextual()) rq.header(TOKEN_HEADER, config.path("token").asText());
             JsonNode auth = config.path("authentication");
             if (auth.path("credentials").isTextual()) {
@@ -82,8 +83,9 @@ final class PushNotifier {
         HttpClient c = http;
         if (c == null) {
             synchronized (this) {
-                if (http == null) http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                        .connectTimeout(Duration.ofSeconds(5)).executor(executor).build();
+                // the user's proxy and CAs, as web_fetch has them (the guard has judged the address already)
+                if (http == null) http = Network.get().configure(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                        .connectTimeout(Duration.ofSeconds(5)).executor(executor), true).build();
                 c = http;
             }
         }
