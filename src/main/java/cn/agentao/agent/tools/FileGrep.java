@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * {@link GrepTool#MAX_FILE_BYTES} or binary (a NUL in the first {@link TextFiles#SNIFF_BYTES}), split into
  * lines as {@link java.io.BufferedReader#readLine()} does ({@code \n}, {@code \r}, {@code \r\n}), each line
  * decoded as UTF-8 with replacement. With a {@link LiteralFinder} only lines holding one of the required
- * literals are decoded and given to the regex. One instance per thread: it keeps its read buffer.
+ * literals are decoded and given to the regex. With {@link NativeScan} the file is read straight into native memory,
+ * where libc checks for a NUL and for the literals (most files hold none: nothing more to do); only a file that may
+ * match is copied to the heap for the rest. One instance per thread: it keeps its buffers.
  */
 final class FileGrep {
     /** One matching line: its number and its text, cut at {@link GrepTool#MAX_LINE_CHARS}. */
@@ -34,13 +36,23 @@ final class FileGrep {
     private final Matcher matcher;
     private final LiteralFinder finder;
     private final BooleanSupplier stopped;
-    private byte[] buffer = new byte[64 * 1024];
+    private final NativeScan scan;
+    /** The file as read: in native memory with {@link #scan}, else on the heap ({@link #bytes}' own buffer). */
+    private ByteBuffer data;
+    /** The file's bytes on the heap, where lines are split and decoded. */
+    private byte[] bytes;
 
-    /** @param stopped true once the search is to end (cancelled, interrupted or no longer needed) */
-    FileGrep(Pattern pattern, LiteralFinder finder, BooleanSupplier stopped) {
+    /**
+     * @param stopped true once the search is to end (cancelled, interrupted or no longer needed)
+     * @param scan    libc's scans, or null to do without
+     */
+    FileGrep(Pattern pattern, LiteralFinder finder, BooleanSupplier stopped, NativeScan scan) {
         this.matcher = pattern.matcher("");
         this.finder = finder;
         this.stopped = stopped;
+        this.scan = scan;
+        this.data = allocate(64 * 1024);
+        if (bytes == null) bytes = new byte[64 * 1024];
     }
 
     /**
@@ -51,40 +63,58 @@ final class FileGrep {
     Result search(Path file, long expectedSize, int limit) {
         int n = read(file, expectedSize);
         if (n < 0) return Result.SKIPPED;
-        byte[] b = buffer;
-        if (ByteScan.indexOf(b, 0, Math.min(n, TextFiles.SNIFF_BYTES), (byte) 0) >= 0) return Result.SKIPPED;
+        int head = Math.min(n, TextFiles.SNIFF_BYTES);
+        ByteBuffer direct = scan == null ? null : data;
+        int[] cursor = finder == null ? null : finder.cursor();
+        if (direct != null) {
+            if (scan.indexOf(direct, 0, head, (byte) 0) >= 0) return Result.SKIPPED;
+            // most files hold no literal: nothing to copy, split or decode
+            if (finder != null && finder.isNative() && finder.next(null, direct, 0, n, cursor) < 0) return Result.NOTHING;
+            if (bytes.length < n) bytes = new byte[Math.max(n, bytes.length * 2)];
+            direct.get(0, bytes, 0, n);
+        } else if (ByteScan.indexOf(bytes, 0, head, (byte) 0) >= 0) {
+            return Result.SKIPPED;
+        }
+        byte[] b = bytes;
         List<Hit> hits = new ArrayList<>();
         if (finder == null) {
             int line = 1;
             for (int start = 0; start < n && hits.size() < limit; line++) {
                 if ((line & 1023) == 0) checkStopped();
                 int end = lineEnd(b, start, n);
-                test(b, start, end, line, hits);
+                String text = matching(b, start, end);
+                if (text != null) hits.add(hit(line, text));
                 start = nextLine(b, end, n);
             }
         } else {
-            int[] cursor = finder.cursor();
-            int line = 1;
-            for (int pos = 0; pos < n && hits.size() < limit; line++) {
-                int at = finder.next(b, pos, n, cursor);
+            int line = 1, counted = 0; // the line number at `counted`, a line's start: counted up to a hit only
+            for (int pos = 0; pos < n && hits.size() < limit; ) {
+                int at = finder.next(b, direct, pos, n, cursor);
                 if (at < 0) break;
                 checkStopped();
                 int start = at;
                 while (start > pos && b[start - 1] != '\n' && b[start - 1] != '\r') start--;
-                line += ByteScan.lineBreaks(b, pos, start, n);
                 int end = lineEnd(b, at, n);
-                test(b, start, end, line, hits);
+                String text = matching(b, start, end);
+                if (text != null) {
+                    line += ByteScan.lineBreaks(b, counted, start, n);
+                    counted = start;
+                    hits.add(hit(line, text));
+                }
                 pos = nextLine(b, end, n);
             }
         }
         return new Result(true, hits);
     }
 
-    private void test(byte[] b, int start, int end, int line, List<Hit> hits) {
+    /** The line in [start, end) decoded, if the regex finds a match in it; else null. */
+    private String matching(byte[] b, int start, int end) {
         String text = new String(b, start, end - start, StandardCharsets.UTF_8);
-        if (!matcher.reset(new StoppableText(text, stopped)).find()) return;
-        hits.add(new Hit(line, text.length() > GrepTool.MAX_LINE_CHARS
-                ? text.substring(0, GrepTool.MAX_LINE_CHARS) + " …" : text));
+        return matcher.reset(new StoppableText(text, stopped)).find() ? text : null;
+    }
+
+    private static Hit hit(int line, String text) {
+        return new Hit(line, text.length() > GrepTool.MAX_LINE_CHARS ? text.substring(0, GrepTool.MAX_LINE_CHARS) + " …" : text);
     }
 
     private void checkStopped() {
@@ -102,7 +132,7 @@ final class FileGrep {
     }
 
     /**
-     * Reads the file into the buffer; its length, or -1 when unreadable, a link, or too large.
+     * Reads the file into {@link #data} from its start; its length, or -1 when unreadable, a link, or too large.
      * {@code expectedSize} is the size seen in the walk, or -1 when not known.
      */
     private int read(Path file, long expectedSize) {
@@ -110,23 +140,29 @@ final class FileGrep {
         if (expectedSize > max) return -1;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             int want = (int) Math.max(expectedSize + 1, 16);
-            if (buffer.length < want) buffer = new byte[Math.max(want, buffer.length * 2)];
-            int n = 0;
+            if (data.capacity() < want) data = allocate(Math.max(want, data.capacity() * 2));
+            data.clear();
             while (true) {
-                if (n == buffer.length) {
-                    if (n > max) return -1;
-                    buffer = java.util.Arrays.copyOf(buffer, (int) Math.min(max + 1, buffer.length * 2L));
+                if (!data.hasRemaining()) {
+                    if (data.position() > max) return -1;
+                    ByteBuffer bigger = allocate((int) Math.min(max + 1, data.capacity() * 2L));
+                    data = bigger.put(data.flip());
                 }
-                int r = ch.read(ByteBuffer.wrap(buffer, n, buffer.length - n));
-                if (r < 0) break;
-                n += r;
+                if (ch.read(data) < 0) break;
                 // a regular file reads whole: the size seen in the walk, read short of a larger buffer, is its end
-                if (n == expectedSize && n < buffer.length) break;
+                if (data.position() == expectedSize && data.hasRemaining()) break;
             }
-            return n > max ? -1 : n;
+            return data.position() > max ? -1 : data.position();
         } catch (IOException e) {
             return -1;
         }
+    }
+
+    /** A read buffer: direct for {@link #scan}, else a heap one that {@link #bytes} then is. */
+    private ByteBuffer allocate(int size) {
+        if (scan != null) return ByteBuffer.allocateDirect(size);
+        bytes = new byte[size];
+        return ByteBuffer.wrap(bytes);
     }
 
     /** Thrown out of a search that was stopped. */

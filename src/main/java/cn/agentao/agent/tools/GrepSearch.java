@@ -29,6 +29,7 @@ final class GrepSearch {
     private final Ripgrep ripgrep;
     private final int maxMatches;
     private final int threads;
+    private final NativeScan scan;
 
     private final StringBuilder out = new StringBuilder();
     private int matches;
@@ -45,10 +46,17 @@ final class GrepSearch {
      *                  literal first, so the walk needs no {@code lstat} and reads only those files
      */
     GrepSearch(ToolContext ctx, Pattern pattern, boolean prefilter, int maxMatches, int threads, Ripgrep ripgrep) {
+        this(ctx, pattern, prefilter, maxMatches, threads, ripgrep, NativeScan.ifLinked());
+    }
+
+    /** @param scan libc's byte scans, or null for the Java ones alone (the same result; null only to compare) */
+    GrepSearch(ToolContext ctx, Pattern pattern, boolean prefilter, int maxMatches, int threads, Ripgrep ripgrep,
+               NativeScan scan) {
         this.ctx = ctx;
         this.pattern = pattern;
+        this.scan = scan;
         this.literals = prefilter ? RequiredLiterals.of(pattern.pattern(), ignoreCase()) : null;
-        this.finder = literals == null ? null : new LiteralFinder(literals, ignoreCase());
+        this.finder = literals == null ? null : new LiteralFinder(literals, ignoreCase(), scan);
         this.ripgrep = ripgrep;
         this.maxMatches = maxMatches;
         this.threads = threads;
@@ -61,7 +69,7 @@ final class GrepSearch {
     /** Searches one file, or a tree (with an optional glob filter on names or, with a '/', on paths). */
     ToolResult run(Path path, String glob, boolean includeIgnored) throws IOException, InterruptedException {
         if (Files.isRegularFile(path)) {
-            FileGrep grep = new FileGrep(pattern, finder, this::cancelled);
+            FileGrep grep = new FileGrep(pattern, finder, this::cancelled, scan);
             try {
                 consume(grep.search(path, Files.size(path), maxMatches + 1), path);
             } catch (FileGrep.Stopped e) {
@@ -175,7 +183,7 @@ final class GrepSearch {
         private int next;
 
         Workers() {
-            inline = threads == 0 ? new FileGrep(pattern, finder, this::stopped) : null;
+            inline = threads == 0 ? new FileGrep(pattern, finder, this::stopped, scan) : null;
             for (int t = 0; t < threads; t++) {
                 Thread.ofPlatform().daemon().name("grep-" + t).start(this::work);
             }
@@ -225,7 +233,7 @@ final class GrepSearch {
         }
 
         private void work() {
-            FileGrep grep = new FileGrep(pattern, finder, this::stopped);
+            FileGrep grep = new FileGrep(pattern, finder, this::stopped, scan);
             while (true) {
                 Task t;
                 try {

@@ -1,12 +1,14 @@
 package cn.agentao.agent.tools;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
  * Finds where any of a few literals occurs in UTF-8 bytes, optionally ignoring ASCII case, so text that cannot
  * match a regular expression is passed over without being decoded: long literals by Horspool's skip search,
- * short ones by scanning eight bytes at a time for their rarest byte.
+ * short ones by scanning eight bytes at a time for their rarest byte. With {@link NativeScan} (and case kept),
+ * whether a file holds any literal at all is first asked of libc's {@code memmem} over the file in native memory.
  */
 final class LiteralFinder {
     /** From here on, Horspool skips further than a scan for one byte. */
@@ -19,9 +21,15 @@ final class LiteralFinder {
     private final int[][] skips;
     private final int[] anchors;
     private final boolean ignoreCase;
+    private final NativeScan scan;
+    /** The literals in native memory for {@link #scan}; null without it. */
+    private final ByteBuffer[] needles;
 
-    LiteralFinder(List<String> texts, boolean ignoreCase) {
+    /** @param scan libc's scans, or null to do without */
+    LiteralFinder(List<String> texts, boolean ignoreCase, NativeScan scan) {
         this.ignoreCase = ignoreCase;
+        this.scan = ignoreCase ? null : scan;
+        this.needles = this.scan == null ? null : new ByteBuffer[texts.size()];
         literals = new byte[texts.size()][];
         skips = new int[texts.size()][];
         anchors = new int[texts.size()];
@@ -40,7 +48,13 @@ final class LiteralFinder {
             int anchor = 0;
             for (int j = 1; j < p.length; j++) if (rank(p[j]) > rank(p[anchor])) anchor = j;
             anchors[k] = anchor;
+            if (needles != null) needles[k] = ByteBuffer.allocateDirect(p.length).put(p).flip();
         }
+    }
+
+    /** Whether {@link #next} searches a direct buffer with libc's {@code memmem} (case kept, scans given). */
+    boolean isNative() {
+        return needles != null;
     }
 
     /** A fresh per-file cursor (remembers later occurrences already found). */
@@ -50,14 +64,19 @@ final class LiteralFinder {
         return c;
     }
 
-    /** The first position at or after {@code from} where a literal starts, or -1. */
-    int next(byte[] text, int from, int to, int[] cursor) {
+    /**
+     * The first position at or after {@code from} where a literal starts, or -1: searched in {@code direct} when
+     * given and {@link #isNative()} ({@code text} may then be null), else in {@code text}.
+     */
+    int next(byte[] text, ByteBuffer direct, int from, int to, int[] cursor) {
+        boolean inNative = direct != null && needles != null;
         int best = -1;
         for (int k = 0; k < literals.length; k++) {
             int at = cursor[k];
             if (at == -1) continue;
             if (at < from) {
-                cursor[k] = at = literals[k].length >= HORSPOOL_FROM
+                cursor[k] = at = inNative ? scan.indexOf(direct, from, to, needles[k])
+                        : literals[k].length >= HORSPOOL_FROM
                         ? horspool(text, from, to, literals[k], skips[k]) : scan(text, from, to, literals[k], anchors[k]);
             }
             if (at >= 0 && (best < 0 || at < best)) best = at;

@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The fast grep (parallel workers, literal prefilter over bytes, ripgrep listing the tree and the files to read)
- * gives exactly what a plain search gives — one file after another, every line decoded and handed to the regex —
+ * The fast grep (parallel workers, literal prefilter over bytes by libc or by Java, ripgrep listing the tree and
+ * the files to read) gives exactly what a plain search gives — one file after another, every line decoded and handed to the regex —
  * and glob with ripgrep exactly what it gives without, on a generated tree with ignore files, binaries, oversized
  * files, symbolic links in and out, empty and hidden directories, nested {@code .git}, CRLF and lone CR line ends,
  * invalid UTF-8 and non-ASCII text. ripgrep is installed by bin/test (scripts/install-test-tools.sh).
@@ -132,6 +132,29 @@ class SearchEquivalenceTest {
         Files.writeString(p, content);
     }
 
+    /** The tests' JVM, as the launcher's, allows native calls: libc's scans are what the searches here use. */
+    @Test
+    void libcScansAreUsedWhereTheRuntimeHasFfm() {
+        if (Runtime.version().feature() < 22) return; // Java 21: FFM is a preview there, the Java scans alone run
+        assertNotNull(NativeScan.libc(), "surefire runs with --enable-native-access (pom.xml), as bin/agent does");
+        java.nio.ByteBuffer text = java.nio.ByteBuffer.allocateDirect(64);
+        text.put("abc\0needle needle".getBytes(StandardCharsets.UTF_8)).position(5).limit(9); // indexes ignore both
+        java.nio.ByteBuffer needle = java.nio.ByteBuffer.allocateDirect(6).put("needle".getBytes(StandardCharsets.UTF_8)).flip();
+        assertEquals(3, NativeScan.libc().indexOf(text, 0, 20, (byte) 0));
+        assertEquals(-1, NativeScan.libc().indexOf(text, 4, 17, (byte) 0));
+        assertEquals(4, NativeScan.libc().indexOf(text, 0, 20, needle));
+        assertEquals(11, NativeScan.libc().indexOf(text, 5, 20, needle));
+        assertEquals(-1, NativeScan.libc().indexOf(text, 5, 16, needle), "a needle running past the end is not found");
+        assertEquals(-1, NativeScan.libc().indexOf(text, 12, 12, (byte) 'n'));
+        // what the grep tool asks for: linked in the background, then there
+        NativeScan linked = NativeScan.ifLinked();
+        for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); linked == null && System.nanoTime() < end; ) {
+            Thread.sleep(5);
+            linked = NativeScan.ifLinked();
+        }
+        assertEquals(NativeScan.libc(), linked);
+    }
+
     @Test
     void everyPathGivesTheSameResult() throws Exception {
         for (String regex : PATTERNS) {
@@ -145,6 +168,9 @@ class SearchEquivalenceTest {
                         assertEquals(expected, fast(pattern, true, max, 0, ignored), "prefilter, inline: " + label);
                         assertEquals(expected, fast(pattern, true, max, 1, ignored), "prefilter, 1 worker: " + label);
                         assertEquals(expected, fast(pattern, true, max, 4, ignored), "prefilter, 4 workers: " + label);
+                        assertEquals(expected, fast(pattern, true, max, 0, ignored, null, null), "Java scans, inline: " + label);
+                        assertEquals(expected, fast(pattern, true, max, 2, ignored, null, null), "Java scans, 2 workers: " + label);
+                        assertEquals(expected, fast(pattern, false, max, 2, ignored, null, null), "Java, no prefilter: " + label);
                     }
                 }
             }
@@ -300,7 +326,12 @@ class SearchEquivalenceTest {
 
     private String fast(Pattern pattern, boolean prefilter, int max, int threads, boolean includeIgnored, Ripgrep rg)
             throws Exception {
-        ToolResult r = new GrepSearch(ctx, pattern, prefilter, max, threads, rg).run(dir, null, includeIgnored);
+        return fast(pattern, prefilter, max, threads, includeIgnored, rg, NativeScan.libc());
+    }
+
+    private String fast(Pattern pattern, boolean prefilter, int max, int threads, boolean includeIgnored, Ripgrep rg,
+                        NativeScan scan) throws Exception {
+        ToolResult r = new GrepSearch(ctx, pattern, prefilter, max, threads, rg, scan).run(dir, null, includeIgnored);
         return r.forModel() + r.rawOutput();
     }
 
