@@ -134,7 +134,7 @@ class SearchEquivalenceTest {
 
     /** The tests' JVM, as the launcher's, allows native calls: libc's scans are what the searches here use. */
     @Test
-    void libcScansAreUsedWhereTheRuntimeHasFfm() {
+    void libcScansAreUsedWhereTheRuntimeHasFfm() throws Exception {
         if (Runtime.version().feature() < 22) return; // Java 21: FFM is a preview there, the Java scans alone run
         assertNotNull(NativeScan.libc(), "surefire runs with --enable-native-access (pom.xml), as bin/agent does");
         java.nio.ByteBuffer text = java.nio.ByteBuffer.allocateDirect(64);
