@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * {@link GrepTool#MAX_FILE_BYTES} or binary (a NUL in the first {@link TextFiles#SNIFF_BYTES}), split into
  * lines as {@link java.io.BufferedReader#readLine()} does ({@code \n}, {@code \r}, {@code \r\n}), each line
  * decoded as UTF-8 with replacement. With a {@link LiteralFinder} only lines holding one of the required
- * literals are decoded and given to the regex. With {@link NativeScan} the file is read straight into native memory,
+ * literals are decoded and given to the regex. With {@link Libc} the file is read straight into native memory,
  * where libc checks for a NUL and for the literals (most files hold none: nothing more to do); only a file that may
  * match is copied to the heap for the rest. One instance per thread: it keeps its buffers.
  */
@@ -36,7 +36,7 @@ final class FileGrep {
     private final Matcher matcher;
     private final LiteralFinder finder;
     private final BooleanSupplier stopped;
-    private final NativeScan scan;
+    private final Libc scan;
     /** The file as read: in native memory with {@link #scan}, else on the heap ({@link #bytes}' own buffer). */
     private ByteBuffer data;
     /** The file's bytes on the heap, where lines are split and decoded. */
@@ -46,7 +46,7 @@ final class FileGrep {
      * @param stopped true once the search is to end (cancelled, interrupted or no longer needed)
      * @param scan    libc's scans, or null to do without
      */
-    FileGrep(Pattern pattern, LiteralFinder finder, BooleanSupplier stopped, NativeScan scan) {
+    FileGrep(Pattern pattern, LiteralFinder finder, BooleanSupplier stopped, Libc scan) {
         this.matcher = pattern.matcher("");
         this.finder = finder;
         this.stopped = stopped;
@@ -133,12 +133,14 @@ final class FileGrep {
 
     /**
      * Reads the file into {@link #data} from its start; its length, or -1 when unreadable, a link, or too large.
-     * {@code expectedSize} is the size seen in the walk, or -1 when not known.
+     * {@code expectedSize} is the size seen in the walk, or -1 when not known (then asked of the open file).
      */
     private int read(Path file, long expectedSize) {
         long max = GrepTool.MAX_FILE_BYTES;
         if (expectedSize > max) return -1;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            if (expectedSize < 0) expectedSize = ch.size(); // not stat'ed in the walk: one fstat
+            if (expectedSize > max) return -1;
             int want = (int) Math.max(expectedSize + 1, 16);
             if (data.capacity() < want) data = allocate(Math.max(want, data.capacity() * 2));
             data.clear();

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingDeque;
@@ -20,9 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Walks a directory tree for glob and grep: depth first in name order, never following symbolic links,
  * skipping {@code .git} and (unless told otherwise) what {@code .gitignore} files ignore — those in the tree,
  * those between the repository top and the start directory, and {@code .git/info/exclude}. Bounded by a
- * number of entries; stops on interrupt or cancellation. Each entry's type costs an {@code lstat}, unless a
- * {@link Ripgrep.Listing} already says the entry is a regular file or a directory (then its attributes are read
- * only if asked for).
+ * number of entries; stops on interrupt or cancellation. Each entry's type costs an {@code lstat}, unless
+ * {@code readdir} gave it ({@link #libc}) or a {@link Ripgrep.Listing} already says the entry is a regular file or
+ * a directory (then its attributes are read only if asked for).
  */
 final class FileTreeWalker {
     /** Helper threads reading directories ahead of a walk, by default: one per processor, at most four. */
@@ -87,6 +88,7 @@ final class FileTreeWalker {
     private final int maxEntries;
     private final Cancellation cancellation;
     private Ripgrep.Listing known;
+    private Libc libc;
     private int threads;
     private int visited;
     private boolean truncated;
@@ -101,6 +103,15 @@ final class FileTreeWalker {
     /** Takes the entries {@code listing} names as regular files or directories without asking the file system. */
     FileTreeWalker known(Ripgrep.Listing listing) {
         this.known = listing;
+        return this;
+    }
+
+    /**
+     * Lists directories with {@code libc} when not null: each entry's type then comes with its name, with no
+     * {@code lstat} (its attributes are read only if asked for).
+     */
+    FileTreeWalker libc(Libc libc) {
+        this.libc = libc;
         return this;
     }
 
@@ -154,12 +165,23 @@ final class FileTreeWalker {
      */
     private List<Entry> expand(Frame frame, Expansions expansions) {
         List<Path> children = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(frame.dir)) {
-            for (Path p : ds) children.add(p);
-        } catch (IOException e) {
-            return List.of(); // unreadable directory: skip it
+        List<Libc.Dirent> listed = libc == null ? null : libc.list(frame.dir);
+        int[] types = null;
+        if (listed != null) { // ASCII names: in the order of their bytes, as the JDK's paths sort
+            listed.sort(Comparator.comparing(Libc.Dirent::name));
+            types = new int[listed.size()];
+            for (int i = 0; i < types.length; i++) {
+                children.add(frame.dir.resolve(listed.get(i).name()));
+                types[i] = listed.get(i).type();
+            }
+        } else {
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(frame.dir)) {
+                for (Path p : ds) children.add(p);
+            } catch (IOException e) {
+                return List.of(); // unreadable directory: skip it
+            }
+            children.sort(null);
         }
-        children.sort(null);
         List<Scoped> ignores = frame.ignores;
         if (honourGitIgnore) {
             for (Path child : children) {
@@ -185,6 +207,8 @@ final class FileTreeWalker {
                 entry = new Entry(child, relative, true, false, null);
             } else if (known != null && known.directories().contains(relative)) {
                 entry = new Entry(child, relative, false, true, null);
+            } else if (types != null && types[i] != Libc.DT_UNKNOWN) {
+                entry = new Entry(child, relative, types[i] == Libc.DT_REG, types[i] == Libc.DT_DIR, null);
             } else {
                 try {
                     entry = new Entry(child, relative,

@@ -108,10 +108,18 @@ public final class GlobTool implements Tool {
      */
     static ToolResult find(ToolContext ctx, Path dir, String pattern, boolean byMtime, int limit,
                            boolean includeIgnored, int helpers) throws IOException, InterruptedException {
+        return find(ctx, dir, pattern, byMtime, limit, includeIgnored, helpers, Libc.ifLinked());
+    }
+
+    /** @param libc lists directories (with {@code sort: name}), or null for the JDK's listing: the same result */
+    static ToolResult find(ToolContext ctx, Path dir, String pattern, boolean byMtime, int limit,
+                           boolean includeIgnored, int helpers, Libc libc) throws IOException, InterruptedException {
         Predicate<FileTreeWalker.Entry> matcher = matcher(pattern);
         record Match(Path path, long mtime) {}
         List<Match> matches = new ArrayList<>();
-        FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation()).parallel(helpers);
+        // by time, each match needs its attributes: read ahead by the helpers' lstat rather than on this thread
+        FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation())
+                .libc(byMtime ? null : libc).parallel(helpers);
         walker.walk(entry -> {
             if (matcher.test(entry)) {
                 matches.add(new Match(entry.path(), byMtime ? entry.attributes().lastModifiedTime().toMillis() : 0));

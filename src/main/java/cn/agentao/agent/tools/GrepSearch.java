@@ -29,7 +29,7 @@ final class GrepSearch {
     private final Ripgrep ripgrep;
     private final int maxMatches;
     private final int threads;
-    private final NativeScan scan;
+    private final Libc libc;
 
     private final StringBuilder out = new StringBuilder();
     private int matches;
@@ -46,17 +46,17 @@ final class GrepSearch {
      *                  literal first, so the walk needs no {@code lstat} and reads only those files
      */
     GrepSearch(ToolContext ctx, Pattern pattern, boolean prefilter, int maxMatches, int threads, Ripgrep ripgrep) {
-        this(ctx, pattern, prefilter, maxMatches, threads, ripgrep, NativeScan.ifLinked());
+        this(ctx, pattern, prefilter, maxMatches, threads, ripgrep, Libc.ifLinked());
     }
 
-    /** @param scan libc's byte scans, or null for the Java ones alone (the same result; null only to compare) */
+    /** @param libc the C library's scans and listings, or null for the Java ones alone (the same result; null to compare) */
     GrepSearch(ToolContext ctx, Pattern pattern, boolean prefilter, int maxMatches, int threads, Ripgrep ripgrep,
-               NativeScan scan) {
+               Libc libc) {
         this.ctx = ctx;
         this.pattern = pattern;
-        this.scan = scan;
+        this.libc = libc;
         this.literals = prefilter ? RequiredLiterals.of(pattern.pattern(), ignoreCase()) : null;
-        this.finder = literals == null ? null : new LiteralFinder(literals, ignoreCase(), scan);
+        this.finder = literals == null ? null : new LiteralFinder(literals, ignoreCase(), libc);
         this.ripgrep = ripgrep;
         this.maxMatches = maxMatches;
         this.threads = threads;
@@ -69,7 +69,7 @@ final class GrepSearch {
     /** Searches one file, or a tree (with an optional glob filter on names or, with a '/', on paths). */
     ToolResult run(Path path, String glob, boolean includeIgnored) throws IOException, InterruptedException {
         if (Files.isRegularFile(path)) {
-            FileGrep grep = new FileGrep(pattern, finder, this::cancelled, scan);
+            FileGrep grep = new FileGrep(pattern, finder, this::cancelled, libc);
             try {
                 consume(grep.search(path, Files.size(path), maxMatches + 1), path);
             } catch (FileGrep.Stopped e) {
@@ -82,7 +82,7 @@ final class GrepSearch {
         Ripgrep.Listing known = ripgrep == null || finder == null ? null
                 : ripgrep.candidates(path, includeIgnored, literals, ignoreCase(), GrepTool.MAX_FILE_BYTES, ctx);
         FileTreeWalker walker = new FileTreeWalker(path, !includeIgnored, GrepTool.MAX_WALK, ctx.cancellation())
-                .known(known).parallel(threads);
+                .known(known).libc(libc).parallel(threads);
         Workers workers = new Workers();
         try {
             walker.walk(entry -> {
@@ -183,7 +183,7 @@ final class GrepSearch {
         private int next;
 
         Workers() {
-            inline = threads == 0 ? new FileGrep(pattern, finder, this::stopped, scan) : null;
+            inline = threads == 0 ? new FileGrep(pattern, finder, this::stopped, libc) : null;
             for (int t = 0; t < threads; t++) {
                 Thread.ofPlatform().daemon().name("grep-" + t).start(this::work);
             }
@@ -233,7 +233,7 @@ final class GrepSearch {
         }
 
         private void work() {
-            FileGrep grep = new FileGrep(pattern, finder, this::stopped, scan);
+            FileGrep grep = new FileGrep(pattern, finder, this::stopped, libc);
             while (true) {
                 Task t;
                 try {

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Finds where any of a few literals occurs in UTF-8 bytes, optionally ignoring ASCII case, so text that cannot
  * match a regular expression is passed over without being decoded: long literals by Horspool's skip search,
- * short ones by scanning eight bytes at a time for their rarest byte. With {@link NativeScan} (and case kept),
+ * short ones by scanning eight bytes at a time for their rarest byte. With {@link Libc} (and case kept),
  * whether a file holds any literal at all is first asked of libc's {@code memmem} over the file in native memory.
  */
 final class LiteralFinder {
@@ -21,12 +21,12 @@ final class LiteralFinder {
     private final int[][] skips;
     private final int[] anchors;
     private final boolean ignoreCase;
-    private final NativeScan scan;
+    private final Libc scan;
     /** The literals in native memory for {@link #scan}; null without it. */
     private final ByteBuffer[] needles;
 
     /** @param scan libc's scans, or null to do without */
-    LiteralFinder(List<String> texts, boolean ignoreCase, NativeScan scan) {
+    LiteralFinder(List<String> texts, boolean ignoreCase, Libc scan) {
         this.ignoreCase = ignoreCase;
         this.scan = ignoreCase ? null : scan;
         this.needles = this.scan == null ? null : new ByteBuffer[texts.size()];

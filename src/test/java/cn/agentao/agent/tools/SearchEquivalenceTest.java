@@ -132,27 +132,34 @@ class SearchEquivalenceTest {
         Files.writeString(p, content);
     }
 
-    /** The tests' JVM, as the launcher's, allows native calls: libc's scans are what the searches here use. */
+    /** The tests' JVM, as the launcher's, allows native calls: the C library's functions are what the searches here use. */
     @Test
-    void libcScansAreUsedWhereTheRuntimeHasFfm() throws Exception {
+    void theCLibraryIsUsedWhereTheRuntimeHasFfm() throws Exception {
         if (Runtime.version().feature() < 22) return; // Java 21: FFM is a preview there, the Java scans alone run
-        assertNotNull(NativeScan.libc(), "surefire runs with --enable-native-access (pom.xml), as bin/agent does");
+        assertNotNull(Libc.libc(), "surefire runs with --enable-native-access (pom.xml), as bin/agent does");
         java.nio.ByteBuffer text = java.nio.ByteBuffer.allocateDirect(64);
         text.put("abc\0needle needle".getBytes(StandardCharsets.UTF_8)).position(5).limit(9); // indexes ignore both
         java.nio.ByteBuffer needle = java.nio.ByteBuffer.allocateDirect(6).put("needle".getBytes(StandardCharsets.UTF_8)).flip();
-        assertEquals(3, NativeScan.libc().indexOf(text, 0, 20, (byte) 0));
-        assertEquals(-1, NativeScan.libc().indexOf(text, 4, 17, (byte) 0));
-        assertEquals(4, NativeScan.libc().indexOf(text, 0, 20, needle));
-        assertEquals(11, NativeScan.libc().indexOf(text, 5, 20, needle));
-        assertEquals(-1, NativeScan.libc().indexOf(text, 5, 16, needle), "a needle running past the end is not found");
-        assertEquals(-1, NativeScan.libc().indexOf(text, 12, 12, (byte) 'n'));
+        assertEquals(3, Libc.libc().indexOf(text, 0, 20, (byte) 0));
+        assertEquals(-1, Libc.libc().indexOf(text, 4, 17, (byte) 0));
+        assertEquals(4, Libc.libc().indexOf(text, 0, 20, needle));
+        assertEquals(11, Libc.libc().indexOf(text, 5, 20, needle));
+        assertEquals(-1, Libc.libc().indexOf(text, 5, 16, needle), "a needle running past the end is not found");
+        assertEquals(-1, Libc.libc().indexOf(text, 12, 12, (byte) 'n'));
+        List<Libc.Dirent> many = Libc.libc().list(dir.resolve("many"));
+        assertNotNull(many);
+        assertEquals(java.util.Set.of("lines.txt/" + Libc.DT_REG, "long.txt/" + Libc.DT_REG, "link-in.txt/10", "fifo.txt/1"),
+                many.stream().map(d -> d.name() + "/" + d.type()).collect(java.util.stream.Collectors.toSet()),
+                "names with their types (a link: 10, a FIFO: 1), without . and ..");
+        assertNull(Libc.libc().list(dir.resolve("unicode")), "a name that is not ASCII: left to the JDK");
+        assertNull(Libc.libc().list(dir.resolve("no-such-dir")));
         // what the grep tool asks for: linked in the background, then there
-        NativeScan linked = NativeScan.ifLinked();
+        Libc linked = Libc.ifLinked();
         for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); linked == null && System.nanoTime() < end; ) {
             Thread.sleep(5);
-            linked = NativeScan.ifLinked();
+            linked = Libc.ifLinked();
         }
-        assertEquals(NativeScan.libc(), linked);
+        assertEquals(Libc.libc(), linked);
     }
 
     @Test
@@ -203,15 +210,20 @@ class SearchEquivalenceTest {
             for (boolean byMtime : new boolean[]{true, false}) {
                 for (boolean ignored : new boolean[]{false, true}) {
                     String label = glob + (byMtime ? " mtime" : " name") + (ignored ? " +ignored" : "");
-                    ToolResult serial = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, 0);
-                    ToolResult parallel = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, 3);
+                    ToolResult serial = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, 0, null);
+                    ToolResult parallel = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, 3, null);
+                    ToolResult listed = GlobTool.find(ctx, dir, glob, byMtime, 50, ignored, 3, Libc.libc());
                     assertEquals(serial.forModel() + serial.rawOutput(), parallel.forModel() + parallel.rawOutput(), label);
+                    assertEquals(serial.forModel() + serial.rawOutput(), listed.forModel() + listed.rawOutput(), "readdir: " + label);
                 }
             }
         }
     }
 
-    /** Reading ahead on helper threads, and taking types from rg's listing, visit the same entries in the same order. */
+    /**
+     * Reading ahead on helper threads, taking types from readdir or from rg's listing: the same entries in the same
+     * order (the tree has names that are not ASCII, which the JDK lists, and links, FIFOs, an empty directory).
+     */
     @Test
     void theWalkIsTheSameOnEveryPath() throws Exception {
         Ripgrep rg = Ripgrep.find(ctx);
@@ -222,6 +234,10 @@ class SearchEquivalenceTest {
                 assertTrue(serial.size() > 5, serial.toString());
                 assertEquals(serial, walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()).parallel(3)),
                         "read ahead, max " + max);
+                assertEquals(serial, walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()).libc(Libc.libc())),
+                        "readdir, max " + max);
+                assertEquals(serial, walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()).libc(Libc.libc())
+                        .parallel(3)), "readdir, read ahead, max " + max);
                 assertEquals(serial, walk(new FileTreeWalker(dir, !ignored, max, ctx.cancellation()).parallel(2)
                         .known(rg.candidates(dir, ignored, List.of("needle"), false, GrepTool.MAX_FILE_BYTES, ctx))),
                         "rg, max " + max);
@@ -326,11 +342,11 @@ class SearchEquivalenceTest {
 
     private String fast(Pattern pattern, boolean prefilter, int max, int threads, boolean includeIgnored, Ripgrep rg)
             throws Exception {
-        return fast(pattern, prefilter, max, threads, includeIgnored, rg, NativeScan.libc());
+        return fast(pattern, prefilter, max, threads, includeIgnored, rg, Libc.libc());
     }
 
     private String fast(Pattern pattern, boolean prefilter, int max, int threads, boolean includeIgnored, Ripgrep rg,
-                        NativeScan scan) throws Exception {
+                        Libc scan) throws Exception {
         ToolResult r = new GrepSearch(ctx, pattern, prefilter, max, threads, rg, scan).run(dir, null, includeIgnored);
         return r.forModel() + r.rawOutput();
     }
