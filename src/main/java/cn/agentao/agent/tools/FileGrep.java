@@ -69,7 +69,10 @@ final class FileGrep {
         if (direct != null) {
             if (scan.indexOf(direct, 0, head, (byte) 0) >= 0) return Result.SKIPPED;
             // most files hold no literal: nothing to copy, split or decode
-            if (finder != null && finder.isNative() && finder.next(null, direct, 0, n, cursor) < 0) return Result.NOTHING;
+            if (finder != null && finder.isNative()
+                    && (finder.next(null, direct, 0, n, cursor) < 0 || !finder.holdsTheOthers(direct, n))) {
+                return Result.NOTHING;
+            }
             if (bytes.length < n) bytes = new byte[Math.max(n, bytes.length * 2)];
             direct.get(0, bytes, 0, n);
         } else if (ByteScan.indexOf(bytes, 0, head, (byte) 0) >= 0) {

@@ -55,8 +55,9 @@ final class GrepSearch {
         this.ctx = ctx;
         this.pattern = pattern;
         this.libc = libc;
-        this.literals = prefilter ? RequiredLiterals.of(pattern.pattern(), ignoreCase()) : null;
-        this.finder = literals == null ? null : new LiteralFinder(literals, ignoreCase(), libc);
+        List<List<String>> every = prefilter ? RequiredLiterals.every(pattern.pattern(), ignoreCase()) : null;
+        this.literals = every == null ? null : every.get(0);
+        this.finder = every == null ? null : new LiteralFinder(every, ignoreCase(), libc);
         this.ripgrep = ripgrep;
         this.maxMatches = maxMatches;
         this.threads = threads;

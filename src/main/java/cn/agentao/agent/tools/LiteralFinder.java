@@ -25,11 +25,23 @@ final class LiteralFinder {
     /** The literals in native memory for {@link #scan}; null without it. */
     private final ByteBuffer[] needles;
 
-    /** @param scan libc's scans, or null to do without */
-    LiteralFinder(List<String> texts, boolean ignoreCase, Libc scan) {
+    /** The other sets of {@link RequiredLiterals#every} in native memory (one of each must be in a file); else null. */
+    private final ByteBuffer[][] others;
+
+    /**
+     * @param every sets of literals one of each of which every match holds ({@link RequiredLiterals#every}): the
+     *              first is searched for, the others only asked of a whole file (by libc, case kept)
+     * @param scan  libc's scans, or null to do without
+     */
+    LiteralFinder(List<List<String>> every, boolean ignoreCase, Libc scan) {
+        List<String> texts = every.get(0);
         this.ignoreCase = ignoreCase;
         this.scan = ignoreCase ? null : scan;
         this.needles = this.scan == null ? null : new ByteBuffer[texts.size()];
+        this.others = this.scan == null ? null : new ByteBuffer[every.size() - 1][];
+        for (int s = 1; others != null && s < every.size(); s++) {
+            others[s - 1] = every.get(s).stream().map(LiteralFinder::direct).toArray(ByteBuffer[]::new);
+        }
         literals = new byte[texts.size()][];
         skips = new int[texts.size()][];
         anchors = new int[texts.size()];
@@ -48,13 +60,37 @@ final class LiteralFinder {
             int anchor = 0;
             for (int j = 1; j < p.length; j++) if (rank(p[j]) > rank(p[anchor])) anchor = j;
             anchors[k] = anchor;
-            if (needles != null) needles[k] = ByteBuffer.allocateDirect(p.length).put(p).flip();
+            if (needles != null) needles[k] = direct(t);
         }
     }
 
     /** Whether {@link #next} searches a direct buffer with libc's {@code memmem} (case kept, scans given). */
     boolean isNative() {
         return needles != null;
+    }
+
+    /**
+     * False when [0, n) of {@code direct} lacks every literal of one of the other required sets, so it cannot match
+     * (true without native scans).
+     */
+    boolean holdsTheOthers(ByteBuffer direct, int n) {
+        if (others == null) return true;
+        for (ByteBuffer[] set : others) {
+            boolean found = false;
+            for (ByteBuffer needle : set) {
+                if (scan.indexOf(direct, 0, n, needle) >= 0) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) return false;
+        }
+        return true;
+    }
+
+    private static ByteBuffer direct(String literal) {
+        byte[] p = literal.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocateDirect(p.length).put(p).flip();
     }
 
     /** A fresh per-file cursor (remembers later occurrences already found). */

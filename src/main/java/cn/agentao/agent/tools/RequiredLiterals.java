@@ -15,6 +15,11 @@ final class RequiredLiterals {
 
     private final String re;
     private int i;
+    /** How deep in groups the parse is, and the branches seen at the top. */
+    private int depth;
+    private int topBranches;
+    /** Each literal run and required group of the top level: every match holds one member of each. */
+    private final List<List<String>> every = new ArrayList<>();
 
     private RequiredLiterals(String re) {
         this.re = re;
@@ -31,16 +36,45 @@ final class RequiredLiterals {
             RequiredLiterals p = new RequiredLiterals(regex);
             List<String> found = p.alternation();
             if (p.i != regex.length() || found == null) return null;
-            List<String> out = new ArrayList<>();
-            for (String s : found) {
-                String usable = ignoreCase ? longestCaseSafePiece(s) : s;
-                if (usable.isEmpty() || !encodable(usable)) return null;
-                out.add(usable);
-            }
-            return out.isEmpty() || out.size() > MAX_ALTERNATIVES ? null : List.copyOf(out);
+            return usable(found, ignoreCase);
         } catch (GiveUp | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Sets of literals such that every match of {@code regex} holds one of each set (so a text that lacks all of
+     * one set cannot match): {@link #of} first, then, for a regex of one branch, each of its other literal runs and
+     * required groups ({@code synchronized\s+void\s+\w+Lock}: synchronized, void, Lock). Null when {@link #of} is.
+     */
+    static List<List<String>> every(String regex, boolean ignoreCase) {
+        try {
+            RequiredLiterals p = new RequiredLiterals(regex);
+            List<String> found = p.alternation();
+            List<String> best = p.i != regex.length() || found == null ? null : usable(found, ignoreCase);
+            if (best == null) return null;
+            List<List<String>> out = new ArrayList<>();
+            out.add(best);
+            if (p.topBranches != 1) return List.copyOf(out);
+            for (List<String> set : p.every) {
+                List<String> u = usable(set, ignoreCase);
+                if (u != null && !out.contains(u)) out.add(u);
+            }
+            return List.copyOf(out);
+        } catch (GiveUp | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The literals as the search compares them, or null when one cannot serve. */
+    private static List<String> usable(List<String> found, boolean ignoreCase) {
+        List<String> out = new ArrayList<>();
+        for (String s : found) {
+            String usable = ignoreCase ? longestCaseSafePiece(s) : s;
+            if (usable.isEmpty() || !encodable(usable)) return null;
+            out.add(usable);
+        }
+        return out.isEmpty() || out.size() > MAX_ALTERNATIVES ? null : List.copyOf(out);
     }
 
     private static final class GiveUp extends Exception {
@@ -51,6 +85,7 @@ final class RequiredLiterals {
     private List<String> alternation() throws GiveUp {
         List<String> all = new ArrayList<>();
         while (true) {
+            if (depth == 0) topBranches++;
             List<String> branch = sequence();
             if (branch == null) {
                 all = null;
@@ -95,7 +130,7 @@ final class RequiredLiterals {
                         literal = true;
                     } else if (Character.isLetterOrDigit(e)) {
                         skipEscape();
-                        best = better(best, run);
+                        best = take(best, run);
                         run.setLength(0);
                         atomStart = 0;
                     } else {
@@ -106,19 +141,19 @@ final class RequiredLiterals {
                 }
                 case '[' -> {
                     skipClass();
-                    best = better(best, run);
+                    best = take(best, run);
                     run.setLength(0);
                     atomStart = 0;
                 }
                 case '(' -> {
-                    best = better(best, run);
+                    best = take(best, run);
                     run.setLength(0);
                     atomStart = 0;
                     group = group();
                 }
                 case '.', '^', '$' -> {
                     i++;
-                    best = better(best, run);
+                    best = take(best, run);
                     run.setLength(0);
                     atomStart = 0;
                 }
@@ -134,16 +169,16 @@ final class RequiredLiterals {
                 boolean optional = quantifier();
                 if (literal) {
                     if (optional) run.setLength(atomStart);
-                    best = better(best, run);
+                    best = take(best, run);
                     run.setLength(0);
                 } else if (group != null && !optional) {
-                    best = better(best, group);
+                    best = take(best, group);
                 }
             } else if (group != null) {
-                best = better(best, group);
+                best = take(best, group);
             }
         }
-        return better(best, run);
+        return take(best, run);
     }
 
     private boolean quantifierAt(int at) {
@@ -193,7 +228,9 @@ final class RequiredLiterals {
                 throw new GiveUp(); // inline flags such as (?i) or (?x) change how the rest reads
             }
         }
+        depth++;
         List<String> inside = alternation();
+        depth--;
         if (i >= re.length() || re.charAt(i) != ')') throw new GiveUp();
         i++;
         return counts ? inside : null;
@@ -251,6 +288,18 @@ final class RequiredLiterals {
             if (c == ']' && --depth == 0) return;
         }
         throw new GiveUp();
+    }
+
+    /** {@link #better}, noting the run at the top level among {@link #every}. */
+    private List<String> take(List<String> best, CharSequence run) {
+        if (depth == 0 && !run.isEmpty()) every.add(List.of(run.toString()));
+        return better(best, run);
+    }
+
+    /** {@link #better}, noting the group at the top level among {@link #every}. */
+    private List<String> take(List<String> best, List<String> group) {
+        if (depth == 0 && group != null && !group.isEmpty()) every.add(group);
+        return better(best, group);
     }
 
     /** The better of a set of alternatives and a literal run: the one whose shortest member is longest. */

@@ -45,7 +45,8 @@ class SearchEquivalenceTest {
             "needle", "NEEDLE", "need(le|ful)", "ne+dle", "colou?r", "x{0,2}yz", "ab+c", "\\bword\\b", "^start",
             "end$", "\\Qa.b*c\\E", "a\\.b", "(?i)needle", "needle(?=s)", "(?<!x)needle", "[nN]eedle", "n.e.d.l.e",
             "über", "日本語", "\uFFFD", "\\w+Lock", "(foo|bar|baz)qux", "(?:alpha)?beta", "k", "s", "Kelvin", "ſ",
-            "\\p{L}ß", "secret-content", "TODO|FIXME", "a|", "lock\\b", "\\d{3}-\\d{4}", "x*", "line \\d+7\\b");
+            "\\p{L}ß", "secret-content", "TODO|FIXME", "a|", "lock\\b", "\\d{3}-\\d{4}", "x*", "line \\d+7\\b",
+            "synchronized\\s+void\\s+\\w+Lock", "word.*needle", "need(le|ful)s? .*k", "colou?r \\w+ r");
 
     @BeforeEach
     void tree() throws Exception {
@@ -318,11 +319,18 @@ class SearchEquivalenceTest {
         assertNull(RequiredLiterals.of("x*", false));
         assertEquals(List.of("needle"), RequiredLiterals.of("needle", true));
         assertEquals(List.of("elv"), RequiredLiterals.of("kelvin", true), "k (Kelvin sign) and i (dotless i) have non-ASCII twins");
+        assertEquals(List.of(List.of("synchronized"), List.of("void"), List.of("Lock")),
+                RequiredLiterals.every("synchronized\\s+void\\s+\\w+Lock", false));
+        assertEquals(List.of(List.of("foo", "bar", "baz"), List.of("qux")), RequiredLiterals.every("(foo|bar|baz)qux", false));
+        assertEquals(List.of(List.of("colo"), List.of("r")), RequiredLiterals.every("colou?r", false));
+        assertEquals(List.of(List.of("TODO", "FIXME")), RequiredLiterals.every("TODO|FIXME", false), "two branches: no more");
+        assertEquals(List.of(List.of("needle")), RequiredLiterals.every("(?<!x)needle(?=s)", false), "lookarounds never count");
+        assertEquals(List.of(List.of("beta")), RequiredLiterals.every("(?:alpha)?beta", false), "optional groups never count");
     }
 
     @Test
     void aRunawayRegexStopsOnCancelInATreeToo() throws Exception {
-        Files.writeString(dir.resolve("evil.txt"), "a".repeat(200) + "\n");
+        Files.writeString(dir.resolve("evil.txt"), "a".repeat(200) + "\nb\n"); // holds each literal the regex needs
         CancellationSource cancel = new CancellationSource();
         SimpleToolContext c = ToolTestSupport.context(dir, cancel);
         GrepSearch search = new GrepSearch(c, Pattern.compile("(.*a){12}b"), true, 200, 2, null);

@@ -154,7 +154,8 @@ class SearchToolsTest {
 
     @Test
     void grepStopsACatastrophicRegexOnCancel() throws Exception {
-        Files.writeString(dir.resolve("evil.txt"), "a".repeat(200) + "\n"); // polynomial blow-up: O(n^12)
+        // polynomial blow-up: O(n^12); the b on a line of its own, so the file holds every literal the regex needs
+        Files.writeString(dir.resolve("evil.txt"), "a".repeat(200) + "\nb\n");
         CancellationSource cancel = new CancellationSource();
         SimpleToolContext c = ToolTestSupport.context(dir, cancel);
         ToolInvocation inv = new GrepTool().prepare(json("{\"pattern\":\"(.*a){12}b\",\"path\":\"evil.txt\"}"), c);
