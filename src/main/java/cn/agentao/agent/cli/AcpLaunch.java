@@ -4,6 +4,7 @@ import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.door.agora.AgoraToolSource;
 import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.util.BuildVersion;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -85,14 +86,18 @@ public final class AcpLaunch {
         return new Options(resume, level, logFile, sessions, max, store);
     }
 
-    /** The ACP agent over {@code in}/{@code out}, configured from {@code env}. */
+    /**
+     * The ACP agent over {@code in}/{@code out}, configured from {@code env}. The version comes from {@link BuildVersion},
+     * not cli/Version: that one is Picocli's version provider, and loading Picocli's interface here opened four jars
+     * (the class path is searched in order) and ran the old bytecode verifier before {@code session/new}.
+     */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
         SessionService sessions = CoreFactory.create(options.store().environment(env), options.sessionsDir());
         // editor sessions only (not in CoreFactory): in an Agora space these tools would let one space's messages
         // read or talk in another space
-        AgoraToolSource.fromConfigFile(ConfigLocations.userConfigDir(env).resolve("config.json"), env, Version.current())
+        AgoraToolSource.fromConfigFile(ConfigLocations.userConfigDir(env).resolve("config.json"), env, BuildVersion.current())
                 .ifPresent(sessions::addToolSource);
-        return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), Version.current(),
+        return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), BuildVersion.current(),
                 options.maxMessageBytes());
     }
 

@@ -53,6 +53,7 @@ final class AotTraining {
                     "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/prompt\",\"params\":{\"sessionId\":" + sid + ",\"prompt\":[{\"type\":\"text\",\"text\":\"/help\"}]}}",
                     "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/list\",\"params\":{}}"};
             SessionWatcher out = new SessionWatcher(answered);
+            AcpLaunch.parse(new String[]{"--acp"}); // the option reader's classes, read at every editor start
             AcpAgent agent = AcpLaunch.agent(new AcpLaunch.Options(null, "warn", null, null, AcpLaunch.DEFAULT_MAX_MESSAGE_BYTES, new StoreOptions()),
                     env, new ScriptedInput(lines, out, answered), out);
             agent.serve(Duration.ofSeconds(5));
