@@ -150,7 +150,19 @@ public final class LangChainModelClient implements ModelClient {
     }
 
     /** {@code tls}: the client gets the TLS context with the extra CAs (plain-HTTP providers never need it). */
-    private record TransportKey(Duration connectTimeout, HttpClient.Version version, boolean tls) {}
+    private record TransportKey(Duration connectTimeout, HttpClient.Version version, boolean tls) {
+        // Written out: a record's generated equals and hashCode are bootstrapped on first use (java.lang.runtime.ObjectMethods),
+        // which spins ~13 method-handle classes that no AOT cache keeps, on a fresh agent's first prompt.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TransportKey k && k.connectTimeout.equals(connectTimeout) && k.version == version && k.tls == tls;
+        }
+
+        @Override
+        public int hashCode() {
+            return (connectTimeout.hashCode() * 31 + version.hashCode()) * 31 + Boolean.hashCode(tls);
+        }
+    }
 
     private static final Map<TransportKey, Transport> TRANSPORTS = new ConcurrentHashMap<>();
 
