@@ -57,9 +57,15 @@ final class TurnRunner {
 
     StopReason run(Session rt, List<ContentBlock> prompt, Cancellation cancel) {
         rt.conversation().add(userMessage(prompt));
-        SessionRecords.userPrompt(rt, prompt);
-        ModelChoice choice = settings.currentChoice(rt);
-        ModelClient model = settings.modelClient(rt, choice);
+        ModelChoice choice;
+        ModelClient model;
+        try {
+            choice = settings.currentChoice(rt);
+            model = settings.modelClient(rt, choice);
+            model.prepare(); // its HTTP client's set-up overlaps the rest of this start (the first turn's)
+        } finally {
+            SessionRecords.userPrompt(rt, prompt);
+        }
         String system = ProjectInstructions.systemPrompt(rt.cwd(), rt.additionalDirectories());
 
         for (int call = 0; call < maxModelCalls; call++) {

@@ -124,6 +124,11 @@ final class AttemptHttpClient implements HttpClient {
         attempt.onAbort(() -> exchange.cancel(true));
     }
 
+    /** Sends a streaming request built without a LangChain4j model (e.g. {@link OpenAiRequest}); the stream reader reads it. */
+    void send(HttpRequest request) {
+        execute(request, null, attempt::onError);
+    }
+
     private void stream(java.net.http.HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
         HttpResponse<InputStream> response;
         try {

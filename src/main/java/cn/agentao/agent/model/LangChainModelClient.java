@@ -3,6 +3,7 @@ package cn.agentao.agent.model;
 import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.Cancellation;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.http.client.HttpRequest;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.FinishReason;
@@ -23,8 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link ModelClient} on LangChain4j's streaming chat models. Constructing one is free; the JDK HTTP client is
- * built by the first call and shared by later ones. Each attempt gets a fresh LangChain4j model bound to an
- * {@link AttemptHttpClient}, so cancellation and timeouts act on exactly that attempt's connection. Retries
+ * built by {@link #prepare} or the first call and shared by later ones. Each attempt gets a fresh LangChain4j model bound to an
+ * {@link AttemptHttpClient}, so cancellation and timeouts act on exactly that attempt's connection. An OpenAI-compatible
+ * call's request is written by {@link OpenAiRequest} instead (the same request, without LangChain4j's first-use cost
+ * on a fresh agent's first prompt). Retries
  * (rate limits, server errors, lost connections) happen only while nothing has reached the listener.
  */
 public final class LangChainModelClient implements ModelClient {
@@ -83,10 +86,29 @@ public final class LangChainModelClient implements ModelClient {
         }
     }
 
+    @Override
+    public void prepare() {
+        if (transport == null) Thread.ofVirtual().name("model-http-setup").start(this::prepareQuietly);
+    }
+
+    private void prepareQuietly() {
+        try {
+            transport();
+        } catch (RuntimeException e) {
+            LOG.debug("setting up the HTTP client failed; the call reports it: {}", e.toString());
+        }
+    }
+
     private ChatResponse run(StreamAttempt attempt, ModelRequest request, ModelStreamListener listener)
             throws ModelException {
         Transport t = transport();
         AttemptHttpClient http = new AttemptHttpClient(t.http(), t.exchanges(), attempt, streamReader(provider.kind()));
+        // OpenAI-compatible: our own request writer, when it covers the call; otherwise LangChain4j builds the request.
+        HttpRequest lean = provider.kind() == ProviderKind.OPENAI_COMPATIBLE ? OpenAiRequest.of(provider, model, options, request) : null;
+        if (lean != null) {
+            http.send(lean);
+            return attempt.dispatch(listener, options.idleTimeout());
+        }
         ChatRequest chatRequest = ChatRequest.builder()
                 .messages(request.messages())
                 .toolSpecifications(request.tools().isEmpty() ? null : request.tools())
@@ -110,7 +132,8 @@ public final class LangChainModelClient implements ModelClient {
     }
 
     /**
-     * The transport for this client's settings, shared process-wide: one selector thread and one connection pool
+     * The transport for this client's settings (built once, by {@link #prepare} or the first call, whichever comes
+     * first: the other waits for it), shared process-wide: one selector thread and one connection pool
      * per (connect timeout, HTTP version, TLS), however many sessions and models there are. Proxy and trusted CAs
      * come from {@link Network}.
      */
@@ -127,7 +150,19 @@ public final class LangChainModelClient implements ModelClient {
     }
 
     /** {@code tls}: the client gets the TLS context with the extra CAs (plain-HTTP providers never need it). */
-    private record TransportKey(Duration connectTimeout, HttpClient.Version version, boolean tls) {}
+    private record TransportKey(Duration connectTimeout, HttpClient.Version version, boolean tls) {
+        // Written out: a record's generated equals and hashCode are bootstrapped on first use (java.lang.runtime.ObjectMethods),
+        // which spins ~13 method-handle classes that no AOT cache keeps, on a fresh agent's first prompt.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TransportKey k && k.connectTimeout.equals(connectTimeout) && k.version == version && k.tls == tls;
+        }
+
+        @Override
+        public int hashCode() {
+            return (connectTimeout.hashCode() * 31 + version.hashCode()) * 31 + Boolean.hashCode(tls);
+        }
+    }
 
     private static final Map<TransportKey, Transport> TRANSPORTS = new ConcurrentHashMap<>();
 

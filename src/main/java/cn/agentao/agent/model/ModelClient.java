@@ -12,4 +12,11 @@ public interface ModelClient {
      * @throws ModelException when the call fails or is cancelled ({@link ModelException.Kind#CANCELLED})
      */
     ModelResponse stream(ModelRequest request, ModelStreamListener listener, Cancellation cancel) throws ModelException;
+
+    /**
+     * Starts, in the background, the one-time set-up a first call needs (its HTTP client), so that it overlaps the
+     * rest of a turn's start instead of delaying the request. Never blocks, never fails: a failed set-up is left for
+     * {@link #stream} to report. Does nothing when there is nothing to set up.
+     */
+    default void prepare() {}
 }
