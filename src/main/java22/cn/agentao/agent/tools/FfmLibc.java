@@ -43,9 +43,10 @@ final class FfmLibc implements Libc {
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
     }
 
-    /** The functions, or null when native access is not enabled (asking would print the JVM's warning) or libc lacks one. */
+    /** The functions, or null when native access is not enabled (asking would print the JVM's warning), on a 32-bit runtime, or when libc lacks one. */
     static Libc load() {
         if (!FfmLibc.class.getModule().isNativeAccessEnabled()) return null;
+        if (ValueLayout.ADDRESS.byteSize() != 8) return null; // the dirent offsets above are those of 64-bit Linux
         try {
             Linker linker = Linker.nativeLinker();
             return new FfmLibc(linker, linker.defaultLookup());
