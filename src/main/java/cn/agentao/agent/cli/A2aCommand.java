@@ -9,6 +9,7 @@ import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.tools.ToolRegistry;
+import cn.agentao.agent.util.BuildVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -109,7 +110,7 @@ public final class A2aCommand implements Runnable {
             NetworkGuard guard = ToolCalls.networkGuard(env);
             A2aServer server;
             try {
-                server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, Version.current(), Duration.ofSeconds(idleClose)), sessions, configDir,
+                server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, BuildVersion.current(), Duration.ofSeconds(idleClose)), sessions, configDir,
                         guard, ToolRegistry.builtins(guard).all());
             } catch (IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent a2a serve: " + e.getMessage());

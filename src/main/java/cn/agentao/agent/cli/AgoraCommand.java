@@ -6,6 +6,7 @@ import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.door.agora.AgoraDoor;
 import cn.agentao.agent.door.agora.AgoraLink;
 import cn.agentao.agent.permission.Mode;
+import cn.agentao.agent.util.BuildVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -155,7 +156,7 @@ public final class AgoraCommand implements Callable<Integer> {
         if (perMinute < 1) throw new ParameterException(spec.commandLine(), "--max-per-minute must be at least 1");
         if (!Logging.isLevel(logLevel)) throw new ParameterException(spec.commandLine(), "--log-level must be one of error, warn, info, debug, trace");
         AgoraLink.Settings link = new AgoraLink.Settings(uri, agentId, token, spaces.stream().distinct().toList(),
-                Duration.ofMillis((long) (heartbeatSeconds * 1000)), Version.current(), Duration.ofMillis(500), Duration.ofSeconds(30));
+                Duration.ofMillis((long) (heartbeatSeconds * 1000)), BuildVersion.current(), Duration.ofMillis(500), Duration.ofSeconds(30));
         return new AgoraDoor.Options(link, m, respond.equals("all"), Path.of("").toAbsolutePath(), maxDepth, perMinute);
     }
 }
