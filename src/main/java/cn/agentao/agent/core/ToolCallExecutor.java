@@ -296,7 +296,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
     private static JsonNode parseArgs(String raw) {
         if (raw == null || raw.isBlank()) return Json.object();
         try {
-            JsonNode n = Json.MAPPER.readTree(raw);
+            JsonNode n = Json.mapper().readTree(raw);
             return n != null && n.isObject() ? n : null;
         } catch (Exception e) {
             return null;

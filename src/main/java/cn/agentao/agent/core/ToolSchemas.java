@@ -49,6 +49,6 @@ public final class ToolSchemas {
         if (node.isBoolean()) return node.booleanValue();
         if (node.isNull() || node.isMissingNode()) return null;
         if (node.isNumber()) return node.numberValue();
-        return Json.MAPPER.convertValue(node, Object.class); // binary or POJO nodes: not in a parsed schema
+        return Json.mapper().convertValue(node, Object.class); // binary or POJO nodes: not in a parsed schema
     }
 }

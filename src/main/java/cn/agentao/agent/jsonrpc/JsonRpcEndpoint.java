@@ -2,11 +2,11 @@ package cn.agentao.agent.jsonrpc;
 
 import cn.agentao.agent.util.TraceContext;
 import cn.agentao.agent.util.Json;
+import cn.agentao.agent.util.JsonTreeParser;
 import cn.agentao.agent.transport.LineReader;
 import cn.agentao.agent.transport.MessageWriter;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -123,12 +123,9 @@ public final class JsonRpcEndpoint {
         }
         JsonNode msg;
         try {
-            msg = Json.MAPPER.readTree(line.bytes(), 0, line.length());
-        } catch (JacksonException e) {
-            writeError(NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error: " + firstLine(e.getOriginalMessage()), null);
-            return;
-        } catch (IOException e) {
-            writeError(NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error", null);
+            msg = JsonTreeParser.parse(line.bytes(), 0, line.length());
+        } catch (JsonTreeParser.SyntaxError e) {
+            writeError(NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error: " + e.getMessage(), null);
             return;
         }
         if (msg == null || msg.isMissingNode()) {
@@ -382,14 +379,8 @@ public final class JsonRpcEndpoint {
         writer.write(new Messages.Error(id, code, message, data));
     }
 
+    /** Ids are strings, integers or null (checked on arrival); the string "1" and the number 1 are different ids. */
     private static String key(JsonNode id) {
-        return id.toString();
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) return "invalid JSON";
-        int nl = s.indexOf('\n');
-        String first = nl < 0 ? s : s.substring(0, nl);
-        return first.length() > 200 ? first.substring(0, 200) + "…" : first;
+        return id.isTextual() ? "s" + id.textValue() : "n" + id.asText();
     }
 }

@@ -1,5 +1,6 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.util.Json;
 import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.Cancellation;
 import dev.langchain4j.data.message.AiMessage;
@@ -88,7 +89,11 @@ public final class LangChainModelClient implements ModelClient {
 
     @Override
     public void prepare() {
-        if (transport == null) Thread.ofVirtual().name("model-http-setup").start(this::prepareQuietly);
+        if (transport != null) return;
+        Thread.ofVirtual().name("model-http-setup").start(this::prepareQuietly);
+        // the answer is read with Jackson's streaming parser, whose first use costs ~12 ms (see Json.initParsers):
+        // paid here, beside the HTTP set-up, rather than when the first streamed event arrives
+        Thread.ofVirtual().name("json-parser-setup").start(Json::initParsers);
     }
 
     private void prepareQuietly() {

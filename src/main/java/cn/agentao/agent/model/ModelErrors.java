@@ -162,7 +162,7 @@ final class ModelErrors {
         String text = body.strip();
         if (text.startsWith("{")) {
             try {
-                JsonNode root = Json.MAPPER.readTree(text);
+                JsonNode root = Json.mapper().readTree(text);
                 JsonNode message = root.path("error").isObject() ? root.path("error").path("message") : root.path("message");
                 if (message.isMissingNode() && root.path("error").isTextual()) {
                     message = root.path("error");

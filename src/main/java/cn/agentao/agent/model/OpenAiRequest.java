@@ -75,7 +75,7 @@ final class OpenAiRequest {
 
     static String body(String model, ModelOptions options, ModelRequest request) {
         StringWriter out = new StringWriter(1024);
-        try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
+        try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("model", model);
             g.writeArrayFieldStart("messages");

@@ -25,7 +25,7 @@ final class ProviderErrorEvent extends RuntimeException {
             return null;
         }
         try {
-            JsonNode error = Json.MAPPER.readTree(json).path("error");
+            JsonNode error = Json.mapper().readTree(json).path("error");
             if (error.isTextual()) {
                 return new ProviderErrorEvent("", 0, error.asText());
             }

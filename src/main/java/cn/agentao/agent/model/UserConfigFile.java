@@ -59,7 +59,7 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
         }
         JsonNode root;
         try {
-            root = Json.MAPPER.readTree(Files.readString(file));
+            root = Json.mapper().readTree(Files.readString(file));
         } catch (IOException | RuntimeException e) {
             return new UserConfigFile(List.of(), null, List.of(file + " is not valid JSON; it was ignored."));
         }

@@ -135,7 +135,7 @@ public final class PermissionRules {
             return EMPTY;
         }
         try {
-            return parse(Json.MAPPER.readTree(text));
+            return parse(Json.mapper().readTree(text));
         } catch (IllegalArgumentException e) {
             throw new IOException(file + ": " + e.getMessage(), e);
         } catch (IOException e) {

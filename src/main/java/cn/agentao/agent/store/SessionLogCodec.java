@@ -4,7 +4,7 @@ import cn.agentao.agent.core.repository.SessionCorruptException;
 import cn.agentao.agent.core.repository.SessionHeader;
 
 import cn.agentao.agent.util.Json;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import cn.agentao.agent.util.JsonWriter;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -28,19 +28,17 @@ import java.util.function.Consumer;
 final class SessionLogCodec {
     private static final int EXCERPT = 80;
     /** One line is one JSON value: two values glued together (a torn line and its successor) are damage. */
-    private static final ObjectReader LINE_READER =
-            Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final class Lines {
+        static final ObjectReader READER = Json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    }
 
     private SessionLogCodec() {}
 
     /** One JSON object as one line: compact JSON (which has no raw newlines) and a newline. */
     static byte[] encodeLine(ObjectNode json) {
         try {
-            byte[] encoded = Json.MAPPER.writeValueAsBytes(json);
-            byte[] line = Arrays.copyOf(encoded, encoded.length + 1);
-            line[encoded.length] = '\n';
-            return line;
-        } catch (JsonProcessingException e) {
+            return JsonWriter.line(json); // no mapper: a new session's header is written before any is needed
+        } catch (IOException e) {
             throw new IllegalArgumentException("cannot write a " + json.path("type").asText() + " record as JSON: "
                     + e.getMessage(), e);
         }
@@ -174,7 +172,7 @@ final class SessionLogCodec {
     /** The JSON value of {@code bytes[start, end)}, or null if it is not exactly one JSON value. */
     private static JsonNode parseJson(byte[] bytes, int start, int end) {
         try {
-            JsonNode node = LINE_READER.readTree(bytes, start, end - start);
+            JsonNode node = Lines.READER.readTree(bytes, start, end - start);
             return node == null || node.isMissingNode() ? null : node;
         } catch (IOException e) {
             return null;

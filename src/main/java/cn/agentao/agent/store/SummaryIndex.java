@@ -167,7 +167,7 @@ final class SummaryIndex {
         int end = 0;
         while (end < bytes.length && bytes[end] != '\n') end++;
         try {
-            JsonNode first = end == 0 ? null : Json.MAPPER.readTree(bytes, 0, end);
+            JsonNode first = end == 0 ? null : Json.mapper().readTree(bytes, 0, end);
             if (first != null) {
                 cwd = SessionHeader.lenientCwd(first);
                 createdAt = SessionHeader.lenientCreatedAt(first);
@@ -181,7 +181,7 @@ final class SummaryIndex {
     private void load() {
         Path file = files.index();
         try {
-            JsonNode root = Json.MAPPER.readTree(Files.readAllBytes(file));
+            JsonNode root = Json.mapper().readTree(Files.readAllBytes(file));
             if (root == null || !FORMAT.equals(root.path("format").asText()) || root.path("version").asInt() != VERSION) {
                 log.info("session index {} is not a version {} index; rebuilding it", file, VERSION);
                 return;
@@ -204,7 +204,7 @@ final class SummaryIndex {
         root.set("sessions", sessions);
         try {
             files.createDirectory();
-            DurableFiles.writeAtomically(files.index(), Json.MAPPER.writeValueAsBytes(root), false);
+            DurableFiles.writeAtomically(files.index(), Json.mapper().writeValueAsBytes(root), false);
         } catch (IOException e) {
             log.warn("cannot write session index {} (listing stays correct, only slower): {}", files.index(), e.toString());
         }

@@ -112,7 +112,7 @@ public final class TranscriptRenderer {
         JsonNode message = record.path("message");
         if (!message.isTextual()) return message;
         try {
-            JsonNode parsed = Json.MAPPER.readTree(message.textValue());
+            JsonNode parsed = Json.mapper().readTree(message.textValue());
             return parsed == null ? MissingNode.getInstance() : parsed;
         } catch (IOException e) {
             return MissingNode.getInstance();

@@ -1,7 +1,7 @@
 package cn.agentao.agent.tools;
 
 import cn.agentao.agent.util.Json;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import cn.agentao.agent.util.JsonTreeParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -16,12 +16,12 @@ import java.util.Map;
 public final class ToolArgs {
     private ToolArgs() {}
 
-    /** Parses a schema written as JSON text. */
+    /** Parses a schema written as JSON text (at class initialisation of every built-in tool: without the mapper). */
     public static ObjectNode schema(String json) {
         try {
-            return (ObjectNode) Json.MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("bad tool schema", e);
+            return (ObjectNode) JsonTreeParser.parse(json);
+        } catch (JsonTreeParser.SyntaxError e) {
+            throw new IllegalArgumentException("bad tool schema: " + e.getMessage(), e);
         }
     }
 

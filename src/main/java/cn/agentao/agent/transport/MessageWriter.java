@@ -1,12 +1,9 @@
 package cn.agentao.agent.transport;
 
-import cn.agentao.agent.util.Json;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectWriter;
+import cn.agentao.agent.util.JsonWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -28,7 +25,6 @@ public final class MessageWriter {
     static final int QUEUE_CAPACITY = 4096;
 
     private final OutputStream out;
-    private final ObjectWriter writer = Json.MAPPER.writer().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
     /** byte[] lines, or {@link Deferred} messages serialised when their turn to be written comes. */
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     /** Serialising and queueing under one lock keeps the order in which callers wrote. */
@@ -66,10 +62,7 @@ public final class MessageWriter {
 
     private byte[] serialise(Object message) {
         try {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream(256);
-            writer.writeValue(buf, message);
-            buf.write('\n');
-            return buf.toByteArray();
+            return JsonWriter.line(message);
         } catch (IOException e) {
             log.error("cannot serialise a protocol message", e);
             return null;

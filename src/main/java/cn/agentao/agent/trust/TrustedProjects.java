@@ -112,7 +112,7 @@ public final class TrustedProjects {
     private ObjectNode parse() {
         if (!Files.isRegularFile(file)) return Json.object();
         try {
-            JsonNode n = Json.MAPPER.readTree(Files.readString(file));
+            JsonNode n = Json.mapper().readTree(Files.readString(file));
             return n != null && n.isObject() ? (ObjectNode) n : null;
         } catch (IOException | RuntimeException e) {
             return null;
@@ -121,7 +121,7 @@ public final class TrustedProjects {
 
     private void write(ObjectNode root) throws IOException {
         Files.createDirectories(file.getParent());
-        byte[] json = (Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] json = (Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
         DurableFiles.writeAtomically(file, json, true);
     }
 }

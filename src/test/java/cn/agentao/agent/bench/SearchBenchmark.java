@@ -92,7 +92,7 @@ public final class SearchBenchmark {
 
     static double timeTool(Tool tool, SimpleToolContext ctx, String args) throws Exception {
         long t0 = System.nanoTime();
-        ToolResult r = tool.prepare(Json.MAPPER.readTree(args), ctx).run(ToolProgress.NONE);
+        ToolResult r = tool.prepare(Json.mapper().readTree(args), ctx).run(ToolProgress.NONE);
         double ms = (System.nanoTime() - t0) / 1e6;
         if (r.isError()) throw new IllegalStateException(r.forModel());
         return ms;

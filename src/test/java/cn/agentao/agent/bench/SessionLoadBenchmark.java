@@ -93,7 +93,7 @@ public final class SessionLoadBenchmark {
     /** One session/load with its replay, from request to response (every replayed update arrives first); then session/close. */
     static double load(AgentProcess agent, String id, Path ws, int messages) throws Exception {
         ObjectNode load = Json.object().put("sessionId", id).put("cwd", ws.toString());
-        load.set("mcpServers", Json.MAPPER.createArrayNode());
+        load.set("mcpServers", Json.mapper().createArrayNode());
         int before = agent.updates(id).size();
         long t0 = System.nanoTime();
         JsonNode resp = agent.call("session/load", load, Duration.ofMinutes(2));

@@ -196,7 +196,7 @@ public final class StreamingBenchmark {
             String line;
             while ((line = r.readLine()) != null) {
                 if (!line.startsWith("data: ") || line.equals("data: [DONE]")) continue;
-                if (api.isText(Json.MAPPER.readTree(line.substring(6)))) seen++;
+                if (api.isText(Json.mapper().readTree(line.substring(6)))) seen++;
             }
         }
         double ms = (System.nanoTime() - t0) / 1e6;
@@ -230,7 +230,7 @@ public final class StreamingBenchmark {
         JsonNode until(long id) throws Exception {
             String line;
             while ((line = out.readLine()) != null) {
-                JsonNode m = Json.MAPPER.readTree(line);
+                JsonNode m = Json.mapper().readTree(line);
                 if (!m.has("method") && m.path("id").asLong(-1) == id) return m;
             }
             throw new IllegalStateException("agent closed its output");
@@ -250,7 +250,7 @@ public final class StreamingBenchmark {
             int messages = 0;
             String line;
             while ((line = out.readLine()) != null) {
-                JsonNode m = Json.MAPPER.readTree(line);
+                JsonNode m = Json.mapper().readTree(line);
                 if (!m.has("method") && m.path("id").asLong(-1) == id) {
                     if (!"end_turn".equals(m.path("result").path("stopReason").asText())) throw new IllegalStateException(line);
                     break;

@@ -59,7 +59,7 @@ public final class TurnLeaseBenchmark {
             Map<String, List<Double>> perTurn = new LinkedHashMap<>();
             for (var e : agents.entrySet()) {
                 e.getValue().call("initialize", Json.object().put("protocolVersion", 1));
-                ObjectNode setup = Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode());
+                ObjectNode setup = Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode());
                 sessions.put(e.getKey(), e.getValue().call("session/new", setup).path("result").path("sessionId").asText());
                 perTurn.put(e.getKey(), new ArrayList<>());
             }

@@ -34,7 +34,7 @@ class DebugLoggingIT {
             Path ws = Files.createDirectories(dir.resolve("ws"));
             try (AgentProcess a = AgentProcess.start(env, "--acp", "--log-level", "debug")) {
                 a.call("initialize", Json.object().put("protocolVersion", 1));
-                String id = a.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode()))
+                String id = a.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()))
                         .path("result").path("sessionId").asText();
                 model.enqueue(Script.reply().toolCall("call_r", "read_file", "{\"path\":\"missing-secret-name.txt\"}"), Script.textReply("done"));
                 ObjectNode p = Json.object().put("sessionId", id);

@@ -133,7 +133,7 @@ class LoginIT {
     void registryManifestAuthIsTheAdvertisedTerminalMethod() throws Exception {
         Process script = new ProcessBuilder("bash", AgentProcess.home().resolve("scripts/acp-registry-manifest.sh").toString(), "9.9.9")
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        JsonNode manifest = Json.MAPPER.readTree(script.getInputStream());
+        JsonNode manifest = Json.mapper().readTree(script.getInputStream());
         assertEquals(0, script.waitFor());
         try (AgentProcess agent = AgentProcess.start(env, "--acp")) {
             ObjectNode init = Json.object().put("protocolVersion", 1);

@@ -43,7 +43,7 @@ class SessionsCommandTest {
     void twoSessions() {
         store = new SessionStore(dir, SyncPolicy.NO_FSYNC, Clock.fixed(Instant.parse("2025-06-01T09:00:00Z"), ZoneOffset.UTC));
         try (SessionWriter w = store.create("aaaa1111", Path.of("/work/calc"), null)) {
-            w.append("user_message", Json.object().set("content", Json.MAPPER.createArrayNode()
+            w.append("user_message", Json.object().set("content", Json.mapper().createArrayNode()
                     .add(Json.object().put("type", "text").put("text", "fix the test"))));
             w.append("agent_chunk", Json.object().set("content", Json.object().put("type", "text").put("text", "Done.")));
             w.append("title", Json.object().put("text", "Fix the test"));

@@ -58,7 +58,7 @@ class EngineIT {
 
     String newSession() throws Exception {
         Files.createDirectories(dir.resolve("ws"));
-        JsonNode r = agent.call("session/new", Json.object().put("cwd", dir.resolve("ws").toString()).set("mcpServers", Json.MAPPER.createArrayNode()));
+        JsonNode r = agent.call("session/new", Json.object().put("cwd", dir.resolve("ws").toString()).set("mcpServers", Json.mapper().createArrayNode()));
         assertTrue(r.has("result"), r.toString());
         return r.path("result").path("sessionId").asText();
     }

@@ -38,7 +38,7 @@ class ModelSettingsIT {
                 """.formatted(model.baseUrl()));
         agent.call("initialize", Json.object().put("protocolVersion", 1));
         Path ws = Files.createDirectories(dir.resolve("ws"));
-        JsonNode r = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode()));
+        JsonNode r = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()));
         assertTrue(r.has("result"), r.toString());
         sessionId = r.path("result").path("sessionId").asText();
         options = r.path("result").path("configOptions");

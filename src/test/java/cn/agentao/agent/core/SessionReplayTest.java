@@ -62,7 +62,7 @@ class SessionReplayTest {
         assertEquals("completed", call.status().wire(), "the call is shown once, as it ended");
         assertEquals(1, call.rawOutput().path("exitCode").asInt());
         assertEquals("mvn test", call.rawInput().path("command").asText());
-        assertTrue(Json.MAPPER.valueToTree(call.content()).toString().contains("Tests run: 4, Failures: 1"));
+        assertTrue(Json.mapper().valueToTree(call.content()).toString().contains("Tests run: 4, Failures: 1"));
         assertEquals(2, ((AgentEvent.PlanChanged) updates.get(8)).entries().size());
     }
 

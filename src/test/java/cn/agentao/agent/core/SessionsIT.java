@@ -68,7 +68,7 @@ class SessionsIT {
     }
 
     ObjectNode setup(Path cwd) {
-        return Json.object().put("cwd", cwd.toString()).set("mcpServers", Json.MAPPER.createArrayNode());
+        return Json.object().put("cwd", cwd.toString()).set("mcpServers", Json.mapper().createArrayNode());
     }
 
     String newSession(AgentProcess a) throws Exception {

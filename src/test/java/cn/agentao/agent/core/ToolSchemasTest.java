@@ -24,8 +24,8 @@ class ToolSchemasTest {
 
     @Test
     void theMapIsJacksonsConversion() throws Exception {
-        JsonNode schema = Json.MAPPER.readTree(SCHEMA);
-        Map<String, Object> jackson = Json.MAPPER.convertValue(schema, new TypeReference<Map<String, Object>>() {});
+        JsonNode schema = Json.mapper().readTree(SCHEMA);
+        Map<String, Object> jackson = Json.mapper().convertValue(schema, new TypeReference<Map<String, Object>>() {});
         Map<String, Object> ours = ToolSchemas.plainObject(schema);
         assertEquals(jackson, ours); // Integer, Long, BigInteger, Double are never equal to one another
         assertEquals(String.valueOf(jackson), String.valueOf(ours));

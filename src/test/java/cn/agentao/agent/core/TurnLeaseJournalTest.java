@@ -84,7 +84,7 @@ class TurnLeaseJournalTest {
     void aTurnThatFindsTheSessionMovedOnReadsItAgain() {
         TurnLeaseJournal j = journal("s2");
         try (SessionLease other = files.lease("s2")) { // another instance's turn
-            other.append("user_message", Json.object().set("content", Json.MAPPER.createArrayNode()
+            other.append("user_message", Json.object().set("content", Json.mapper().createArrayNode()
                     .add(Json.object().put("type", "text").put("text", "elsewhere"))));
             assertThrows(SessionBusyException.class, j::acquire, "while it runs, this one is kept out");
         }
@@ -130,7 +130,7 @@ class TurnLeaseJournalTest {
         j.release();
         unreachable = false;
         try (SessionLease other = files.lease("s4")) {
-            other.append("user_message", Json.object().set("content", Json.MAPPER.createArrayNode()
+            other.append("user_message", Json.object().set("content", Json.mapper().createArrayNode()
                     .add(Json.object().put("type", "text").put("text", "elsewhere"))));
         }
         assertNotNull(j.acquire(), "read again from what the other instance saved");

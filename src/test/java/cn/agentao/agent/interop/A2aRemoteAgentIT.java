@@ -97,7 +97,7 @@ class A2aRemoteAgentIT {
 
     private String newSession() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
-        JsonNode r = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode()));
+        JsonNode r = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()));
         assertTrue(r.has("result"), r.toString());
         return r.path("result").path("sessionId").asText();
     }
@@ -126,7 +126,7 @@ class A2aRemoteAgentIT {
 
     private JsonNode report() throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(remoteUrl + "/_test/report")).build(), HttpResponse.BodyHandlers.ofString());
-        return Json.MAPPER.readTree(r.body());
+        return Json.mapper().readTree(r.body());
     }
 
     @Test
@@ -180,7 +180,7 @@ class A2aRemoteAgentIT {
         }
         assertEquals(1, rep.path("canceled").size(), "the remote task was cancelled with the turn: " + rep);
 
-        assertEquals(List.of(), Json.MAPPER.convertValue(rep.path("violations"), List.class), "requests matching the A2A 0.3 schema");
+        assertEquals(List.of(), Json.mapper().convertValue(rep.path("violations"), List.class), "requests matching the A2A 0.3 schema");
         assertEquals(0, rep.path("authFailures").asInt(), "every request carried the token");
         // the follow-up, the question's answer and later calls reused the remote context of the session
         JsonNode contexts = rep.path("contexts");

@@ -76,7 +76,7 @@ class A2aSdkClientIT {
             String url = server.url();
             Interop.Result r = Interop.run(Interop.node("a2a/sdk-client.mjs", "--url", url, "--token", TOKEN, "--answer", "no"),
                     Map.of(), ws, Duration.ofSeconds(120));
-            JsonNode summary = Json.MAPPER.readTree(r.stdout().isBlank() ? "{}" : r.stdout());
+            JsonNode summary = Json.mapper().readTree(r.stdout().isBlank() ? "{}" : r.stdout());
             String context = "driver output:\n" + r.stdout() + "\n" + Interop.tail(r.stderr()) + "\nserver:\n" + Interop.tail(server.stderr());
             assertTrue(summary.path("failures").isArray() && summary.path("failures").isEmpty(), context);
             assertEquals(0, r.exitCode(), context);
@@ -126,7 +126,7 @@ class A2aSdkClientIT {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(rq.toString())).build(),
                 HttpResponse.BodyHandlers.ofString());
-        return Json.MAPPER.readTree(r.body());
+        return Json.mapper().readTree(r.body());
     }
 
     @Test
@@ -147,7 +147,7 @@ class A2aSdkClientIT {
                             .header("Content-Type", "application/json").header("Authorization", "Bearer " + word)
                             .POST(HttpRequest.BodyPublishers.ofString(rq.toString())).build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertEquals("completed", Json.MAPPER.readTree(r.body()).path("result").path("status").path("state").asText(), r.body());
+            assertEquals("completed", Json.mapper().readTree(r.body()).path("result").path("status").path("state").asText(), r.body());
             String childEnv = Files.readString(ws.resolve("child-env.txt"));
             assertTrue(childEnv.contains("ran"), "the command ran: " + childEnv);
             assertFalse(childEnv.contains("DOOR_WORD") || childEnv.contains(word), "the token is not in the command's environment");

@@ -80,7 +80,7 @@ class A2aTwoInstancesIT {
         A2aServerProcess b = instance("b");
         Interop.Result r = Interop.run(Interop.node("a2a/two-instances.mjs", "--a", a.url(), "--b", b.url()), Map.of(), ws,
                 Duration.ofSeconds(180));
-        JsonNode summary = Json.MAPPER.readTree(r.stdout().isBlank() ? "{}" : r.stdout());
+        JsonNode summary = Json.mapper().readTree(r.stdout().isBlank() ? "{}" : r.stdout());
         String context = "driver output:\n" + r.stdout() + "\n" + Interop.tail(r.stderr()) + "\nA:\n" + Interop.tail(a.stderr())
                 + "\nB:\n" + Interop.tail(b.stderr());
         assertTrue(summary.path("failures").isArray() && summary.path("failures").isEmpty(), context);
@@ -168,6 +168,6 @@ class A2aTwoInstancesIT {
                         .header("Content-Type", "application/json").timeout(Duration.ofSeconds(60))
                         .POST(HttpRequest.BodyPublishers.ofString(rq.toString())).build(),
                 HttpResponse.BodyHandlers.ofString());
-        return Json.MAPPER.readTree(r.body());
+        return Json.mapper().readTree(r.body());
     }
 }

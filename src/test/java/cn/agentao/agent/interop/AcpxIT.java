@@ -59,7 +59,7 @@ class AcpxIT {
         List<JsonNode> messages = new ArrayList<>();
         for (String line : r.stdout().split("\n")) {
             if (line.isBlank()) continue;
-            messages.add(Json.MAPPER.readTree(line));
+            messages.add(Json.mapper().readTree(line));
         }
         Path file = dir.resolve("transcript.jsonl");
         Files.writeString(file, r.stdout());
@@ -186,7 +186,7 @@ class AcpxIT {
         }
         Interop.Result r = acpx("--format", "json", "sessions", "list");
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
-        JsonNode listed = Json.MAPPER.readTree(r.stdout()); // acpx prints the agent's session/list answer
+        JsonNode listed = Json.mapper().readTree(r.stdout()); // acpx prints the agent's session/list answer
         assertFalse(listed.has("error"), listed.toString());
         JsonNode sessions = listed.path("sessions");
         List<String> ids = new ArrayList<>();

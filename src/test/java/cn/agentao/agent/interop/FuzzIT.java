@@ -63,7 +63,7 @@ class FuzzIT {
         if (blank) return new Silence();
         JsonNode msg;
         try {
-            msg = Json.MAPPER.readTree(bytes, 0, len);
+            msg = Json.mapper().readTree(bytes, 0, len);
         } catch (IOException | RuntimeException e) {
             return new NullAnswer(); // parse error
         }
@@ -350,7 +350,7 @@ class FuzzIT {
             if (!(classify(b) instanceof Answer) && !(classify(b) instanceof NullAnswer)) continue;
             JsonNode msg;
             try {
-                msg = Json.MAPPER.readTree(b);
+                msg = Json.mapper().readTree(b);
             } catch (IOException | RuntimeException e) {
                 continue;
             }
@@ -360,15 +360,15 @@ class FuzzIT {
             in.put("method", msg.path("method").isTextual() ? msg.path("method").textValue() : "(invalid)");
             ObjectNode entry = Json.object().put("dir", "in");
             entry.set("msg", in);
-            sb.writeBytes(Json.MAPPER.writeValueAsBytes(entry));
+            sb.writeBytes(Json.mapper().writeValueAsBytes(entry));
             sb.write('\n');
         }
         int checked = 0;
         for (String line : received) { // the agent's exact stdout lines
-            JsonNode m = Json.MAPPER.readTree(line);
+            JsonNode m = Json.mapper().readTree(line);
             if (m.has("id") && !jsSafe(m.get("id"))) continue;
             // as UTF-8 bytes: Jackson's byte generator escapes what UTF-8 cannot carry (lone surrogates from \uD800 input)
-            sb.writeBytes(Json.MAPPER.writeValueAsBytes(Json.object().put("dir", "out").put("line", line)));
+            sb.writeBytes(Json.mapper().writeValueAsBytes(Json.object().put("dir", "out").put("line", line)));
             sb.write('\n');
             checked++;
         }
@@ -377,7 +377,7 @@ class FuzzIT {
         Interop.Result v = Interop.run(Interop.node("validate-transcript.mjs", "--directed", file.toString()), Map.of(),
                 dir, Duration.ofSeconds(60));
         assertEquals(0, v.exitCode(), tag + "schema check of " + checked + " agent messages:\n" + Interop.tail(v.stdout()) + v.stderr());
-        JsonNode summary = Json.MAPPER.readTree(v.stdout());
+        JsonNode summary = Json.mapper().readTree(v.stdout());
         System.out.println(tag + "schema-checked " + summary.path("agentMessages").asInt() + " agent messages: " + summary.path("counts"));
         assertEquals(checked, summary.path("agentMessages").asInt(), tag + "every message reached the schema check");
     }

@@ -217,7 +217,7 @@ final class HostileLines {
         ObjectNode params = template(method);
         List<String> paths = paths(params);
         String placeholder = placeholder();
-        if (!paths.isEmpty() && rnd.nextBoolean()) set(params, pick(paths), Json.MAPPER.getNodeFactory().textNode(placeholder));
+        if (!paths.isEmpty() && rnd.nextBoolean()) set(params, pick(paths), Json.mapper().getNodeFactory().textNode(placeholder));
         else params.put("protocolVersion", placeholder);
         String s = envelope(freshId(), method, params).toString().replace("\"" + placeholder + "\"", n);
         if (rnd.nextInt(4) == 0) {
@@ -247,7 +247,7 @@ final class HostileLines {
         String method = pick("session/prompt", "session/new", "session/load", "initialize", "no/such/" + big.substring(0, 1000));
         ObjectNode params = template(method.startsWith("no/") ? "session/list" : method);
         List<String> paths = paths(params);
-        if (!paths.isEmpty()) set(params, pick(paths), Json.MAPPER.getNodeFactory().textNode(big));
+        if (!paths.isEmpty()) set(params, pick(paths), Json.mapper().getNodeFactory().textNode(big));
         Object id = rnd.nextInt(4) == 0 ? "id-" + nextId++ + "-" + big.substring(0, 10_000) : (Object) freshId();
         return new Line(utf8(envelope(id, method, params).toString()), "huge-string");
     }
@@ -275,7 +275,7 @@ final class HostileLines {
             String path = pick(paths);
             if (rnd.nextInt(6) == 0) {
                 String placeholder = placeholder();
-                set(params, path, Json.MAPPER.getNodeFactory().textNode(placeholder));
+                set(params, path, Json.mapper().getNodeFactory().textNode(placeholder));
                 rawText = placeholder;
             } else {
                 set(params, path, wrongValue());
@@ -299,8 +299,8 @@ final class HostileLines {
             case 2 -> m.put("id", freshId()).put("method", method).set("params", params); // no jsonrpc
             case 3 -> m.put("jsonrpc", "2.0").put("id", freshId()).set("params", params); // no method
             case 4 -> m.put("jsonrpc", "2.0").put("id", freshId()).set("method", wrongValue());
-            case 5 -> m.put("jsonrpc", "2.0").set("id", pickNode(Json.MAPPER.getNodeFactory().numberNode(1.5),
-                    Json.MAPPER.getNodeFactory().booleanNode(true), Json.object().put("a", 1), Json.MAPPER.createArrayNode().add(1)));
+            case 5 -> m.put("jsonrpc", "2.0").set("id", pickNode(Json.mapper().getNodeFactory().numberNode(1.5),
+                    Json.mapper().getNodeFactory().booleanNode(true), Json.object().put("a", 1), Json.mapper().createArrayNode().add(1)));
             case 6 -> m.put("jsonrpc", "2.0").putNull("id").put("method", pick("$/cancel_request", "no/such/method", "initialize"))
                     .set("params", Json.object().put("requestId", -1).put("protocolVersion", "x"));
             case 7 -> m.put("jsonrpc", "2.0").put("id", rnd.nextInt(100_000) + 10_000_000L).set("result", wrongValue()); // stray response
@@ -366,7 +366,7 @@ final class HostileLines {
     // ------------------------------------------------------------------ values
 
     private JsonNode wrongValue() {
-        var f = Json.MAPPER.getNodeFactory();
+        var f = Json.mapper().getNodeFactory();
         return switch (rnd.nextInt(18)) {
             case 0 -> f.nullNode();
             case 1 -> f.booleanNode(true);
@@ -381,13 +381,13 @@ final class HostileLines {
             case 10 -> f.textNode("/nonexistent/" + rnd.nextInt(100));
             case 11 -> f.textNode("\u0000\u0001\u001f");
             case 12 -> f.textNode("x".repeat(rnd.nextInt(5000)));
-            case 13 -> Json.MAPPER.createArrayNode();
-            case 14 -> Json.MAPPER.createArrayNode().add(1).add("a").addNull();
+            case 13 -> Json.mapper().createArrayNode();
+            case 14 -> Json.mapper().createArrayNode().add(1).add("a").addNull();
             case 15 -> Json.object();
-            case 16 -> Json.object().set("a", Json.object().set("b", Json.MAPPER.createArrayNode().add(Json.object())));
+            case 16 -> Json.object().set("a", Json.object().set("b", Json.mapper().createArrayNode().add(Json.object())));
             default -> {
                 JsonNode n = f.numberNode(1);
-                for (int i = 0; i < 50; i++) n = Json.MAPPER.createArrayNode().add(n);
+                for (int i = 0; i < 50; i++) n = Json.mapper().createArrayNode().add(n);
                 yield n;
             }
         };

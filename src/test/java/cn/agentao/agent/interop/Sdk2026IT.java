@@ -48,7 +48,7 @@ class Sdk2026IT {
             Interop.Result r = Interop.run(cmd, Interop.agentEnvironment(Map.of(), dir), ws, Duration.ofSeconds(150));
             JsonNode summary;
             try {
-                summary = Json.MAPPER.readTree(r.stdout());
+                summary = Json.mapper().readTree(r.stdout());
             } catch (Exception e) {
                 throw new AssertionError("sdk-2026.mjs printed no JSON summary (exit " + r.exitCode() + ")\n" + r.stdout() + "\n" + Interop.tail(r.stderr()));
             }

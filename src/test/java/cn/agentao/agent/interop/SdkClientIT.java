@@ -57,7 +57,7 @@ class SdkClientIT {
                 Interop.agentEnvironment(model.openAiEnvironment(), dir), ws, Duration.ofSeconds(120));
         JsonNode summary;
         try {
-            summary = Json.MAPPER.readTree(r.stdout());
+            summary = Json.mapper().readTree(r.stdout());
         } catch (Exception e) {
             throw new AssertionError("sdk-session.mjs printed no JSON summary (exit " + r.exitCode() + ")\nstdout:\n"
                     + r.stdout() + "\nstderr:\n" + Interop.tail(r.stderr()));

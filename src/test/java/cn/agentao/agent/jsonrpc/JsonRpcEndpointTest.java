@@ -74,7 +74,7 @@ class JsonRpcEndpointTest {
     }
 
     JsonNode next() throws IOException {
-        return Json.MAPPER.readTree(fromAgent.readLine());
+        return Json.mapper().readTree(fromAgent.readLine());
     }
 
     @Test

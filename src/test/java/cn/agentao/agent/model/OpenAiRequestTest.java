@@ -102,7 +102,7 @@ class OpenAiRequestTest {
 
     private static JsonNode parse(String json) {
         try {
-            return Json.MAPPER.readTree(json);
+            return Json.mapper().readTree(json);
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /** config.json prices, the cost of a call, and token counts made comparable across providers. */
 class PricesTest {
     static UserConfigFile config(String json) throws Exception {
-        return UserConfigFile.parse(Json.MAPPER.readTree(json), "config.json");
+        return UserConfigFile.parse(Json.mapper().readTree(json), "config.json");
     }
 
     @Test

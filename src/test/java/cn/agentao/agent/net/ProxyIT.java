@@ -89,7 +89,7 @@ class ProxyIT {
         });
         assertTrue(agent.call("initialize", Json.object().put("protocolVersion", 1)).has("result"));
         JsonNode created = agent.call("session/new", Json.object().put("cwd", ws.toString())
-                .set("mcpServers", Json.MAPPER.createArrayNode()));
+                .set("mcpServers", Json.mapper().createArrayNode()));
         assertTrue(created.has("result"), created.toString());
         sessionId = created.path("result").path("sessionId").asText();
     }

@@ -41,8 +41,8 @@ class PermissionMemoryTest {
         m.record(cmd("git commit -m x && npm test"), "allow_always");
         m.record(new PermissionRequest.FetchUrl("web_fetch", "https://Example.com/a"), "reject_always");
         m.record(new PermissionRequest.WritePath("write_file", Path.of("/w/a")), "allow_always");
-        String json = Json.MAPPER.writeValueAsString(m.toJson());
-        PermissionMemory restored = PermissionMemory.fromJson(Json.MAPPER.readTree(json));
+        String json = Json.mapper().writeValueAsString(m.toJson());
+        PermissionMemory restored = PermissionMemory.fromJson(Json.mapper().readTree(json));
         assertEquals(m.snapshot(), restored.snapshot());
         assertEquals(Optional.of(Answer.REJECT),
                 restored.recall(new PermissionRequest.FetchUrl("web_fetch", "http://example.com/other")));
@@ -53,7 +53,7 @@ class PermissionMemoryTest {
 
     @Test
     void fromJsonSkipsGarbage() throws Exception {
-        PermissionMemory m = PermissionMemory.fromJson(Json.MAPPER.readTree(
+        PermissionMemory m = PermissionMemory.fromJson(Json.mapper().readTree(
                 "{\"allow\":[{\"tool\":\"\"},{\"x\":1},{\"tool\":\"write_file\"}],\"reject\":\"no\"}"));
         assertEquals(1, m.snapshot().size());
         assertEquals(0, PermissionMemory.fromJson(null).snapshot().size());

@@ -19,7 +19,7 @@ class PermissionRulesTest {
 
     @Test
     void parsesTheDocumentedFormat() throws IOException {
-        PermissionRules rules = PermissionRules.parse(Json.MAPPER.readTree("""
+        PermissionRules rules = PermissionRules.parse(Json.mapper().readTree("""
                 {"allow":[{"tool":"run_shell_command","command":"npm test*"}],
                  "deny":[{"tool":"web_fetch","url":"*.example.com*"}],
                  "ask":[{"path":"~/.ssh/*"}]}"""));
@@ -31,14 +31,14 @@ class PermissionRulesTest {
     @Test
     void rejectsMalformedRulesWithAMessage() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> PermissionRules.parse(Json.MAPPER.readTree("{\"allow\":[{\"tool\":\"x\",\"cmd\":\"y\"}]}")));
+                () -> PermissionRules.parse(Json.mapper().readTree("{\"allow\":[{\"tool\":\"x\",\"cmd\":\"y\"}]}")));
         assertTrue(e.getMessage().contains("cmd"), e.getMessage());
         assertThrows(IllegalArgumentException.class,
-                () -> PermissionRules.parse(Json.MAPPER.readTree("{\"allow\":{}}")));
+                () -> PermissionRules.parse(Json.mapper().readTree("{\"allow\":{}}")));
         assertThrows(IllegalArgumentException.class,
-                () -> PermissionRules.parse(Json.MAPPER.readTree("{\"permit\":[]}")));
+                () -> PermissionRules.parse(Json.mapper().readTree("{\"permit\":[]}")));
         assertThrows(IllegalArgumentException.class,
-                () -> PermissionRules.parse(Json.MAPPER.readTree("{\"deny\":[{\"command\":\"a\",\"url\":\"b\"}]}")));
+                () -> PermissionRules.parse(Json.mapper().readTree("{\"deny\":[{\"command\":\"a\",\"url\":\"b\"}]}")));
     }
 
     @Test

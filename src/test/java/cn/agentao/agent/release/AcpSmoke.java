@@ -40,7 +40,7 @@ public final class AcpSmoke {
                 JsonNode init = agent.call("initialize", Json.object().put("protocolVersion", 1).set("clientCapabilities", Json.object()),
                         Duration.ofSeconds(60));
                 check(init.path("result").path("protocolVersion").asInt() == 1, "initialize: " + init + "\n" + agent.stderr());
-                JsonNode created = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode()));
+                JsonNode created = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()));
                 String sid = created.path("result").path("sessionId").asText();
                 check(!sid.isEmpty(), "session/new: " + created + "\n" + agent.stderr());
                 ObjectNode prompt = Json.object().put("sessionId", sid);

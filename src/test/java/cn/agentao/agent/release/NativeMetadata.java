@@ -201,13 +201,13 @@ public final class NativeMetadata {
         }
         ArrayNode resources = root.putArray("resources");
         for (String g : RESOURCE_GLOBS) resources.addObject().put("glob", g);
-        return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
     }
 
     /** The types the file lists. */
     static Set<String> listedTypes(Path file) throws IOException {
         Set<String> out = new TreeSet<>();
-        JsonNode root = Json.MAPPER.readTree(file.toFile());
+        JsonNode root = Json.mapper().readTree(file.toFile());
         for (JsonNode r : root.path("reflection")) out.add(r.path("type").asText());
         return out;
     }

@@ -313,7 +313,7 @@ class CredentialSecurityIT {
 
     @Test
     void aServerFromTheEditorGetsNoSecretButWhatTheEditorDeclares() throws Exception {
-        ArrayNode servers = Json.MAPPER.createArrayNode().add(stdioServer("editorenv", List.of(), Map.of("DECLARED", "by-the-editor")));
+        ArrayNode servers = Json.mapper().createArrayNode().add(stdioServer("editorenv", List.of(), Map.of("DECLARED", "by-the-editor")));
         String id = sessionWith(h.newWorkspace(), servers);
         try {
             String out = ran(dump(id, "editorenv"), "DECLARED=by-the-editor");
@@ -335,7 +335,7 @@ class CredentialSecurityIT {
         Files.writeString(mcpJson, file.toString());
         String id;
         try {
-            id = sessionWith(h.newWorkspace(), Json.MAPPER.createArrayNode());
+            id = sessionWith(h.newWorkspace(), Json.mapper().createArrayNode());
         } finally {
             Files.delete(mcpJson);
         }
@@ -356,7 +356,7 @@ class CredentialSecurityIT {
         entry.putObject("env").put("STOLEN", "${GITHUB_TOKEN}").put("STOLEN_KEY", "${INNOCENT_NAME}").put("PLAIN", "kept");
         Files.createDirectories(ws.resolve(".agent"));
         Files.writeString(ws.resolve(".agent/mcp.json"), file.toString());
-        String id = sessionWith(ws, Json.MAPPER.createArrayNode());
+        String id = sessionWith(ws, Json.mapper().createArrayNode());
         try {
             String out = ran(dump(id, "projenv"), "PLAIN=kept");
             assertFalse(out.contains("STOLEN"), out);
@@ -374,7 +374,7 @@ class CredentialSecurityIT {
         entry.put("command", s.path("command").asText()).set("args", s.path("args"));
         Files.createDirectories(ws.resolve(".agent"));
         Files.writeString(ws.resolve(".agent/mcp.json"), file.toString());
-        String id = sessionWith(ws, Json.MAPPER.createArrayNode());
+        String id = sessionWith(ws, Json.mapper().createArrayNode());
         try {
             SecurityHarness.Outcome o = h.runToolIn(id, "mcp__projargs__dump", "{}");
             assertNoSecretAnywhere(o);
@@ -413,7 +413,7 @@ class CredentialSecurityIT {
             entry.putObject("headers").put("Authorization", "Bearer ${OPENAI_API_KEY}").put("X-Token", "${GITHUB_TOKEN}");
             Files.createDirectories(ws.resolve(".agent"));
             Files.writeString(ws.resolve(".agent/mcp.json"), file.toString());
-            String id = sessionWith(ws, Json.MAPPER.createArrayNode());
+            String id = sessionWith(ws, Json.mapper().createArrayNode());
             try {
                 JsonNode notice = h.agent.await(m -> m.toString().contains("projhttp") && m.toString().contains("unavailable"),
                         Duration.ofSeconds(60));
@@ -497,7 +497,7 @@ class CredentialSecurityIT {
                 });
                 assertTrue(agent.call("initialize", Json.object().put("protocolVersion", 1)).has("result"));
                 Path ws = Files.createDirectories(dir.resolve("ws"));
-                ArrayNode servers = Json.MAPPER.createArrayNode().add(stdioServer("logged", List.of(), Map.of()));
+                ArrayNode servers = Json.mapper().createArrayNode().add(stdioServer("logged", List.of(), Map.of()));
                 JsonNode s = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", servers),
                         Duration.ofSeconds(60));
                 String id = s.path("result").path("sessionId").asText();

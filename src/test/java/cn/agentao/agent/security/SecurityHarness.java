@@ -93,7 +93,7 @@ public final class SecurityHarness implements AutoCloseable {
     /** Opens a session in {@code cwd}; returns its id (fails the case when the agent refuses). */
     public String newSession(Path cwd) throws InterruptedException {
         JsonNode r = agent.call("session/new", Json.object().put("cwd", cwd.toString())
-                .set("mcpServers", Json.MAPPER.createArrayNode()), Duration.ofSeconds(30));
+                .set("mcpServers", Json.mapper().createArrayNode()), Duration.ofSeconds(30));
         if (!r.has("result")) throw new IllegalStateException("session/new failed: " + r);
         return r.path("result").path("sessionId").asText();
     }

@@ -669,7 +669,7 @@ class TrustSecurityIT {
             Files.writeString(ws3.resolve(".env"), "LLM_PROVIDER=LOCAL\nLOCAL_API_KEY=project-key\nLOCAL_BASE_URL="
                     + projectServer.url() + "/v1\nLOCAL_MODEL=m\n");
             Files.writeString(userConfig.resolve("trusted-projects.json"),
-                    "{\"projects\": {" + Json.MAPPER.writeValueAsString(ws3.toRealPath().toString()) + ": {\"trusted\": true, \"mcpJson\": null}}}");
+                    "{\"projects\": {" + Json.mapper().writeValueAsString(ws3.toRealPath().toString()) + ": {\"trusted\": true, \"mcpJson\": null}}}");
             String id3 = h2.newSession(ws3);
             ObjectNode p = Json.object().put("sessionId", id3);
             p.putArray("prompt").addObject().put("type", "text").put("text", "to the project's own server");

@@ -78,7 +78,7 @@ public final class StoreBenchmark {
                     .put("kind", "read").put("status", "pending")
                     .set("rawInput", Json.object().put("path", "/home/ada/projects/calc/src/Foo" + i + ".java")));
             case 6 -> w.append("tool_call_update", Json.object().put("toolCallId", "call_" + (i - 1)).put("status", "completed")
-                    .set("content", Json.MAPPER.createArrayNode().add(Json.object().put("type", "content")
+                    .set("content", Json.mapper().createArrayNode().add(Json.object().put("type", "content")
                             .set("content", block("public class Foo { int x; }\n".repeat(40))))));
             case 7, 8 -> w.append("model_message", Json.object().set("message", Json.object().put("type", "AI")
                     .put("text", "The boundary check uses <= where it needs <. ".repeat(20))));
@@ -87,7 +87,7 @@ public final class StoreBenchmark {
     }
 
     private static ObjectNode content(String type, String text) {
-        return Json.object().set("content", Json.MAPPER.createArrayNode().add(Json.object().put("type", type).put("text", text)));
+        return Json.object().set("content", Json.mapper().createArrayNode().add(Json.object().put("type", type).put("text", text)));
     }
 
     private static ObjectNode block(String text) {

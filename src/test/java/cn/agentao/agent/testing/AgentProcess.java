@@ -216,7 +216,7 @@ public final class AgentProcess implements AutoCloseable {
                 stdoutLines.add(line);
                 JsonNode m;
                 try {
-                    m = Json.MAPPER.readTree(line);
+                    m = Json.mapper().readTree(line);
                 } catch (IOException e) {
                     violations.add(line);
                     continue;

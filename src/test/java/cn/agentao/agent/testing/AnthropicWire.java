@@ -155,7 +155,7 @@ final class AnthropicWire implements Wire {
                 case Script.ToolCall call -> {
                     ObjectNode block = content.addObject().put("type", "tool_use").put("id", call.id()).put("name", call.name());
                     try {
-                        block.set("input", Json.MAPPER.readTree(call.arguments()));
+                        block.set("input", Json.mapper().readTree(call.arguments()));
                     } catch (IOException e) {
                         throw new IllegalArgumentException("tool call arguments must be JSON: " + call.arguments(), e);
                     }

@@ -286,7 +286,7 @@ public final class FakeModelServer implements AutoCloseable {
         String body = new String(rawBody, StandardCharsets.UTF_8);
         JsonNode json;
         try {
-            json = Json.MAPPER.readTree(body);
+            json = Json.mapper().readTree(body);
         } catch (IOException e) {
             respond(exchange, 400, "{\"error\":{\"message\":\"fake model server: body is not JSON\"}}");
             return;
@@ -396,7 +396,7 @@ public final class FakeModelServer implements AutoCloseable {
         switch (path) {
             case "/_fake/configure" -> {
                 try {
-                    configure(Json.MAPPER.readTree(body));
+                    configure(Json.mapper().readTree(body));
                 } catch (IOException | RuntimeException e) {
                     respond(exchange, 400, Json.object().put("error", String.valueOf(e.getMessage())).toString());
                     return;
@@ -408,10 +408,10 @@ public final class FakeModelServer implements AutoCloseable {
                 respond(exchange, 200, "{}");
             }
             case "/_fake/requests" -> {
-                ArrayNode list = Json.MAPPER.createArrayNode();
+                ArrayNode list = Json.mapper().createArrayNode();
                 for (RecordedRequest request : requests()) {
                     ObjectNode item = list.addObject().put("method", request.method()).put("path", request.path());
-                    item.set("headers", Json.MAPPER.valueToTree(request.headers()));
+                    item.set("headers", Json.mapper().valueToTree(request.headers()));
                     item.set("body", request.body());
                     item.put("clientDisconnected", request.clientDisconnected());
                 }
@@ -443,7 +443,7 @@ public final class FakeModelServer implements AutoCloseable {
         }
         FakeModelServer server = start(port);
         if (scriptFile != null) {
-            server.configure(Json.MAPPER.readTree(Files.readString(scriptFile)));
+            server.configure(Json.mapper().readTree(Files.readString(scriptFile)));
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         System.err.println("FakeModelServer listening on http://127.0.0.1:" + server.port());

@@ -144,7 +144,7 @@ class FakeModelServerTest {
         assertTrue(queued.contains("\"ab\"") && queued.contains("\"length\""), queued);
         assertEquals(500, post("/v1/chat/completions", chat("y")).statusCode());
 
-        JsonNode requests = Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(
+        JsonNode requests = Json.mapper().readTree(http.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + server.port() + "/_fake/requests")).build(),
                 HttpResponse.BodyHandlers.ofString()).body());
         assertEquals(3, requests.size());

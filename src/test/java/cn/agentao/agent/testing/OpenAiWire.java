@@ -115,7 +115,7 @@ final class OpenAiWire implements Wire {
         StringBuilder text = new StringBuilder();
         StringBuilder reasoning = new StringBuilder();
         ObjectNode message = Json.object().put("role", "assistant");
-        ArrayNode toolCalls = Json.MAPPER.createArrayNode();
+        ArrayNode toolCalls = Json.mapper().createArrayNode();
         int outputTokens = 0;
         for (Script.Step step : script.steps()) {
             switch (step) {

@@ -27,7 +27,7 @@ public final class ToolTestSupport {
 
     public static JsonNode json(String text) {
         try {
-            return Json.MAPPER.readTree(text);
+            return Json.mapper().readTree(text);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e);
         }

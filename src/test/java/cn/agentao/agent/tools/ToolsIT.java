@@ -53,7 +53,7 @@ class ToolsIT {
         ObjectNode init = Json.object().put("protocolVersion", 1);
         init.set("clientCapabilities", clientCapabilities);
         assertTrue(agent.call("initialize", init).has("result"));
-        id = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode()))
+        id = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()))
                 .path("result").path("sessionId").asText();
     }
 
@@ -151,7 +151,7 @@ class ToolsIT {
         assertTrue(Files.exists(ws.resolve("b.txt")));
         agent.call("session/close", Json.object().put("sessionId", id));
         assertTrue(agent.call("session/load", Json.object().put("sessionId", id).put("cwd", ws.toString())
-                .set("mcpServers", Json.MAPPER.createArrayNode())).has("result"));
+                .set("mcpServers", Json.mapper().createArrayNode())).has("result"));
         modelCalls("c3", "run_shell_command", "{\"command\":\"touch c.txt\",\"sandbox\":false}");
         run("three");
         assertEquals(1, permissionQuestions.size(), "the remembered answer came back with the session");
@@ -304,7 +304,7 @@ class ToolsIT {
         AgentProcess again = AgentProcess.start(Map.of("OPENAI_API_KEY", "k", "AGENT_SESSIONS_DIR", dir.resolve("store").toString()), "--acp");
         try {
             again.call("initialize", Json.object().put("protocolVersion", 1));
-            JsonNode r = again.call("session/load", Json.object().put("sessionId", id).put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode()));
+            JsonNode r = again.call("session/load", Json.object().put("sessionId", id).put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()));
             assertTrue(r.has("result"), r.toString());
             List<JsonNode> replay = again.updates(id);
             assertTrue(replay.stream().anyMatch(u -> "first answer".equals(u.path("content").path("text").asText())));

@@ -26,7 +26,7 @@ public record A2aAgentConfig(String name, URI url, String tokenEnv) {
         if (configFile == null || !Files.isRegularFile(configFile)) return List.of();
         JsonNode root;
         try {
-            root = Json.MAPPER.readTree(Files.readString(configFile));
+            root = Json.mapper().readTree(Files.readString(configFile));
         } catch (IOException | RuntimeException e) {
             return List.of(); // the model configuration reader reports an unreadable file
         }

@@ -54,7 +54,7 @@ final class A2aClient {
                     + ", a redirect to " + r.headers().firstValue("Location").orElse("nowhere")
                     + "; redirects are not followed (a token must not follow them): set its url in config.json to the new address");
             if (r.statusCode() != 200) throw new A2aClientException("its agent card at " + uri + " answered HTTP " + r.statusCode());
-            JsonNode card = Json.MAPPER.readTree(r.body());
+            JsonNode card = Json.mapper().readTree(r.body());
             if (card == null || !card.path("url").isTextual()) throw new A2aClientException("its agent card at " + uri + " has no endpoint url");
             return card;
         } catch (IOException e) {
@@ -87,7 +87,7 @@ final class A2aClient {
                 String type = r.headers().firstValue("Content-Type").orElse("");
                 if (!type.startsWith("text/event-stream")) {
                     // an error (or a non-streaming answer) comes as one JSON-RPC response
-                    dispatch(Json.MAPPER.readTree(stream), events);
+                    dispatch(Json.mapper().readTree(stream), events);
                     return;
                 }
                 BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
@@ -95,14 +95,14 @@ final class A2aClient {
                 String line;
                 while ((line = lines.readLine()) != null) {
                     if (line.isEmpty()) {
-                        if (!data.isEmpty()) dispatch(Json.MAPPER.readTree(data.toString()), events);
+                        if (!data.isEmpty()) dispatch(Json.mapper().readTree(data.toString()), events);
                         data.setLength(0);
                     } else if (line.startsWith("data:")) {
                         if (!data.isEmpty()) data.append('\n');
                         data.append(line.substring(line.startsWith("data: ") ? 6 : 5));
                     }
                 }
-                if (!data.isEmpty()) dispatch(Json.MAPPER.readTree(data.toString()), events);
+                if (!data.isEmpty()) dispatch(Json.mapper().readTree(data.toString()), events);
             }
         } catch (IOException e) {
             if (cancel.isCancelled()) throw new CancelledException();

@@ -86,7 +86,7 @@ public final class McpConfigFiles {
                                            Map<String, String> environment, List<String> warnings) {
         JsonNode root;
         try {
-            root = Json.MAPPER.readTree(text);
+            root = Json.mapper().readTree(text);
         } catch (IOException e) {
             warnings.add(file + " is not valid JSON; its MCP servers are ignored");
             return List.of();

@@ -62,15 +62,15 @@ final class McpContent {
 
     /** Content of a kind newer than this code: its JSON, so nothing is silently lost. */
     private static String unknown(McpSchema.Content content) {
-        return Json.MAPPER.valueToTree(content).toString();
+        return Json.mapper().valueToTree(content).toString();
     }
 
     private static JsonNode annotations(McpSchema.Annotations a) {
-        return a == null ? null : Json.MAPPER.valueToTree(a);
+        return a == null ? null : Json.mapper().valueToTree(a);
     }
 
     private static ObjectNode meta(Map<String, Object> meta) {
-        return meta == null || meta.isEmpty() ? null : Json.MAPPER.valueToTree(meta);
+        return meta == null || meta.isEmpty() ? null : Json.mapper().valueToTree(meta);
     }
 
     private static long decodedSize(String base64) {

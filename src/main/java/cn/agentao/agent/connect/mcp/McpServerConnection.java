@@ -44,7 +44,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class McpServerConnection {
     private static final Logger log = LoggerFactory.getLogger(McpServerConnection.class);
-    private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(Json.MAPPER);
+    private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(Json.mapper());
     /** The SDK's own per-request timeout; each of our waits has its own, shorter one. */
     private static final Duration SDK_REQUEST_TIMEOUT = Duration.ofDays(1);
 
@@ -219,7 +219,7 @@ final class McpServerConnection {
                 .clientInfo(McpSchema.Implementation.builder("agent", BuildVersion.current()).build())
                 .requestTimeout(SDK_REQUEST_TIMEOUT)
                 .initializationTimeout(timeouts.startup())
-                .jsonSchemaValidator(new DefaultJsonSchemaValidator(Json.MAPPER))
+                .jsonSchemaValidator(new DefaultJsonSchemaValidator(Json.mapper()))
                 .toolsChangeConsumer(list -> Mono.fromRunnable(() -> toolsChanged(list)))
                 .promptsChangeConsumer(list -> Mono.fromRunnable(() -> promptsChanged(list)))
                 .build();

@@ -202,7 +202,7 @@ public final class McpServerSet implements AutoCloseable {
                     return McpToolResult.error("The arguments of " + name + " must be a JSON object.");
                 }
                 @SuppressWarnings("unchecked")
-                Map<String, Object> args = arguments == null || arguments.isNull() ? Map.of() : Json.MAPPER.convertValue(arguments, Map.class);
+                Map<String, Object> args = arguments == null || arguments.isNull() ? Map.of() : Json.mapper().convertValue(arguments, Map.class);
                 return s.callTool(t, args, cancel);
             }
         }

@@ -27,7 +27,7 @@ public record McpToolResult(String text, List<ContentBlock> content, boolean isE
             }
         }
         if (texts.isEmpty() && result.structuredContent() != null) {
-            String json = Json.MAPPER.valueToTree(result.structuredContent()).toString();
+            String json = Json.mapper().valueToTree(result.structuredContent()).toString();
             blocks.add(ContentBlock.text(json));
             texts.add(json);
         }

@@ -60,7 +60,7 @@ public final class McpToolSchemas {
 
     private static JsonRawSchema raw(Object schema) {
         try {
-            return JsonRawSchema.from(Json.MAPPER.writeValueAsString(schema));
+            return JsonRawSchema.from(Json.mapper().writeValueAsString(schema));
         } catch (JsonProcessingException e) {
             return JsonRawSchema.from("{}");
         }

@@ -214,13 +214,13 @@ final class SmcpClient implements AutoCloseable {
         if (value == null || value == JSONObject.NULL) return NullNode.getInstance();
         if (value instanceof JSONObject || value instanceof JSONArray) {
             try {
-                return Json.MAPPER.readTree(value.toString());
+                return Json.mapper().readTree(value.toString());
             } catch (java.io.IOException e) {
                 return NullNode.getInstance();
             }
         }
         if (value instanceof Boolean b) return BooleanNode.valueOf(b);
-        if (value instanceof Number n) return Json.MAPPER.valueToTree(n);
+        if (value instanceof Number n) return Json.mapper().valueToTree(n);
         return TextNode.valueOf(String.valueOf(value));
     }
 

@@ -39,7 +39,7 @@ public record SmcpConfig(URI url, String office, String name, String token, Stri
         if (configJson == null || !Files.isRegularFile(configJson)) return new Result(Optional.empty(), List.of());
         JsonNode root;
         try {
-            root = Json.MAPPER.readTree(Files.readString(configJson));
+            root = Json.mapper().readTree(Files.readString(configJson));
         } catch (IOException | RuntimeException e) {
             return new Result(Optional.empty(), List.of()); // the model configuration reports an unreadable file
         }

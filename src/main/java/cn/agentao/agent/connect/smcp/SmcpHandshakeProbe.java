@@ -48,7 +48,7 @@ final class SmcpHandshakeProbe {
     static Refusal refusal(SmcpConfig config, String body, String codeHeader) {
         JsonNode json;
         try {
-            json = Json.MAPPER.readTree(body);
+            json = Json.mapper().readTree(body);
         } catch (IOException | RuntimeException e) {
             json = null;
         }

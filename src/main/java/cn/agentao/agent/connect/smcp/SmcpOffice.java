@@ -110,7 +110,7 @@ public final class SmcpOffice implements AutoCloseable {
         List<ToolSpecification> specs = new ArrayList<>();
         for (SmcpTool t : byName.values()) {
             specs.add(ToolSpecification.builder().name(t.name()).description(t.description())
-                    .parameters(McpToolSchemas.parameters(Json.MAPPER.convertValue(t.schema(), SCHEMA_MAP))).build());
+                    .parameters(McpToolSchemas.parameters(Json.mapper().convertValue(t.schema(), SCHEMA_MAP))).build());
         }
         return specs;
     }
@@ -177,7 +177,7 @@ public final class SmcpOffice implements AutoCloseable {
         Optional<String> error = SmcpErrors.of(answer);
         if (error.isPresent()) return McpToolResult.error(tool.name() + ": " + error.get() + ".");
         try {
-            return McpToolResult.of(Json.MAPPER.treeToValue(answer, McpSchema.CallToolResult.class));
+            return McpToolResult.of(Json.mapper().treeToValue(answer, McpSchema.CallToolResult.class));
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
             return McpToolResult.error(tool.name() + ": the Computer's answer is not an MCP tool result: " + abbreviate(answer.toString()));
         }

@@ -82,7 +82,7 @@ public record SmcpTool(Kind kind, String computer, String remoteName, String nam
         if (v.isObject()) return v;
         if (v.isTextual()) {
             try {
-                JsonNode parsed = Json.MAPPER.readTree(v.asText());
+                JsonNode parsed = Json.mapper().readTree(v.asText());
                 if (parsed != null && parsed.isObject()) return parsed;
             } catch (java.io.IOException | RuntimeException e) {
                 // not JSON: no metadata

@@ -44,24 +44,39 @@ public sealed interface ContentBlock {
     /** Built on first use: start-up does not need them. */
     final class Writers {
         static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCKS =
-                Json.MAPPER.writerFor(new com.fasterxml.jackson.core.type.TypeReference<java.util.List<ContentBlock>>() {});
-        static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCK = Json.MAPPER.writerFor(ContentBlock.class);
+                Json.mapper().writerFor(new com.fasterxml.jackson.core.type.TypeReference<java.util.List<ContentBlock>>() {});
+        static final com.fasterxml.jackson.databind.ObjectWriter CONTENT_BLOCK = Json.mapper().writerFor(ContentBlock.class);
     }
 
-    /** Content blocks as a tree, with their {@code type} (plain valueToTree loses it to erasure). */
+    /**
+     * Content blocks as a tree, with their {@code type} (plain valueToTree loses it to erasure). Plain text, what
+     * nearly every prompt and answer is, is built by hand: a session's first record needs no mapper.
+     */
     public static com.fasterxml.jackson.databind.JsonNode toTree(java.util.List<ContentBlock> blocks) {
-        return tree(Writers.CONTENT_BLOCKS, blocks);
+        if (!blocks.stream().allMatch(ContentBlock::plainText)) return tree(Writers.CONTENT_BLOCKS, blocks);
+        com.fasterxml.jackson.databind.node.ArrayNode all = Json.array();
+        for (ContentBlock b : blocks) all.add(plainTextTree((Text) b));
+        return all;
     }
 
     public static com.fasterxml.jackson.databind.JsonNode toTree(ContentBlock block) {
-        return tree(Writers.CONTENT_BLOCK, block);
+        return plainText(block) ? plainTextTree((Text) block) : tree(Writers.CONTENT_BLOCK, block);
+    }
+
+    /** Text without annotations or {@code _meta}: {@code {"type":"text","text":…}}. */
+    public static boolean plainText(ContentBlock block) {
+        return block instanceof Text t && t.text() != null && t.annotations() == null && t.meta() == null;
+    }
+
+    private static ObjectNode plainTextTree(Text t) {
+        return Json.object().put("type", "text").put("text", t.text());
     }
 
     private static com.fasterxml.jackson.databind.JsonNode tree(com.fasterxml.jackson.databind.ObjectWriter writer, Object value) {
         try {
-            com.fasterxml.jackson.databind.util.TokenBuffer buffer = new com.fasterxml.jackson.databind.util.TokenBuffer(Json.MAPPER, false);
+            com.fasterxml.jackson.databind.util.TokenBuffer buffer = new com.fasterxml.jackson.databind.util.TokenBuffer(Json.mapper(), false);
             writer.writeValue(buffer, value);
-            return Json.MAPPER.readTree(buffer.asParser());
+            return Json.mapper().readTree(buffer.asParser());
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }

@@ -41,7 +41,7 @@ public final class EngineRecords {
             }
             case EngineRecord.ToolCallStarted s -> p.setAll(fields(s));
             case EngineRecord.ToolCallUpdated u -> p.setAll(fields(u));
-            case EngineRecord.Plan plan -> p.set("entries", Json.MAPPER.valueToTree(plan.entries()));
+            case EngineRecord.Plan plan -> p.set("entries", Json.mapper().valueToTree(plan.entries()));
             case EngineRecord.State s -> p.setAll(fields(s));
             case EngineRecord.Title t -> p.put("text", t.text());
             case EngineRecord.TurnEnd e -> p.put("stopReason", e.stopReason().wire());
@@ -72,9 +72,9 @@ public final class EngineRecords {
                 for (JsonNode m : line.path("messages")) messages.add(message(m));
                 yield new EngineRecord.Compaction(messages);
             }
-            case RecordTypes.TOOL_CALL -> Json.MAPPER.convertValue(payloadOf(line), EngineRecord.ToolCallStarted.class);
-            case RecordTypes.TOOL_CALL_UPDATE -> Json.MAPPER.convertValue(payloadOf(line), EngineRecord.ToolCallUpdated.class);
-            case RecordTypes.PLAN -> new EngineRecord.Plan(Json.MAPPER.convertValue(line.path("entries"), new TypeReference<List<PlanEntry>>() {}));
+            case RecordTypes.TOOL_CALL -> Json.mapper().convertValue(payloadOf(line), EngineRecord.ToolCallStarted.class);
+            case RecordTypes.TOOL_CALL_UPDATE -> Json.mapper().convertValue(payloadOf(line), EngineRecord.ToolCallUpdated.class);
+            case RecordTypes.PLAN -> new EngineRecord.Plan(Json.mapper().convertValue(line.path("entries"), new TypeReference<List<PlanEntry>>() {}));
             case RecordTypes.STATE -> new EngineRecord.State(text(line, "mode"), text(line, "permissionMode"),
                     text(line, "model"), text(line, "thoughtLevel"), line.get("permissions"));
             case RecordTypes.TITLE -> new EngineRecord.Title(line.path("text").textValue());
@@ -87,7 +87,7 @@ public final class EngineRecords {
     }
 
     private static ObjectNode fields(EngineRecord record) {
-        ObjectNode tree = Json.MAPPER.valueToTree(record);
+        ObjectNode tree = Json.mapper().valueToTree(record);
         tree.remove(ENVELOPE);
         return tree;
     }
@@ -112,7 +112,7 @@ public final class EngineRecords {
     private static ContentBlock block(JsonNode b) {
         // sessions saved before user blocks kept their "type" hold bare {"text": …}
         if (!b.has("type") && b.path("text").isTextual()) return ContentBlock.text(b.path("text").textValue());
-        return Json.MAPPER.convertValue(b, ContentBlock.class);
+        return Json.mapper().convertValue(b, ContentBlock.class);
     }
 
     /** A model message: a JSON string in LangChain4j's format (older logs: the object itself). */

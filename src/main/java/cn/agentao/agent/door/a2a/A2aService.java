@@ -263,7 +263,7 @@ final class A2aService {
 
     ArrayNode listPushConfigs(JsonNode params) throws A2aException {
         A2aTask task = task(params);
-        ArrayNode list = Json.MAPPER.createArrayNode();
+        ArrayNode list = Json.mapper().createArrayNode();
         for (ObjectNode c : tasks.pushConfigs(task).values()) list.add(pushConfig(task, c));
         return list;
     }

@@ -44,7 +44,7 @@ final class JsonRpcHandler {
         }
         JsonNode request;
         try {
-            request = Json.MAPPER.readTree(body);
+            request = Json.mapper().readTree(body);
         } catch (JacksonException e) {
             respond(exchange, error(NullNode.instance, ErrorCodes.PARSE_ERROR, "Invalid JSON payload"));
             return;

@@ -28,7 +28,7 @@ final class PermissionQuestion implements PendingQuestion {
 
     private final String title;
     private final List<String> optionIds = new ArrayList<>();
-    private final ArrayNode options = Json.MAPPER.createArrayNode();
+    private final ArrayNode options = Json.mapper().createArrayNode();
     private final ObjectNode toolCall = Json.object();
     private final CompletableFuture<String> answer = new CompletableFuture<>();
 

@@ -180,7 +180,7 @@ final class SharedTaskStore implements TaskStore {
 
     private static ObjectNode parse(String json) {
         try {
-            JsonNode n = Json.MAPPER.readTree(json);
+            JsonNode n = Json.mapper().readTree(json);
             return n instanceof ObjectNode o ? o : null;
         } catch (IOException e) {
             return null;

@@ -46,7 +46,7 @@ final class AcpHost implements Host {
     @Override
     public ApprovalAnswer askApproval(ApprovalRequest request, Cancellation cancel) throws CancelledException {
         ObjectNode params = Json.object();
-        params.set("toolCall", Json.MAPPER.valueToTree(request.toolCall()));
+        params.set("toolCall", Json.mapper().valueToTree(request.toolCall()));
         ArrayNode options = params.putArray("options");
         for (ApprovalOption o : request.options()) {
             options.addObject().put("optionId", o.optionId()).put("name", o.name()).put("kind", o.kind().wire());

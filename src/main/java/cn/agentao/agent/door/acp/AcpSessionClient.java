@@ -4,9 +4,14 @@ import cn.agentao.agent.jsonrpc.JsonRpcEndpoint;
 import cn.agentao.agent.door.acp.protocol.ClientCapabilities;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.door.acp.protocol.SessionUpdate;
+import cn.agentao.agent.door.acp.protocol.SessionUpdateJson;
+import cn.agentao.agent.util.JsonWriter;
+import com.fasterxml.jackson.core.JsonGenerator;
 import cn.agentao.agent.util.Cancellation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
 
 /** A session's view of the ACP connection: its updates become session/update notifications. */
 final class AcpSessionClient {
@@ -20,8 +25,19 @@ final class AcpSessionClient {
         this.capabilities = capabilities;
     }
 
-    /** The params of a session/update notification, serialised without an intermediate tree. */
-    record UpdateParams(String sessionId, SessionUpdate update) {}
+    /** The params of a session/update notification, written straight to the protocol stream. */
+    record UpdateParams(String sessionId, SessionUpdate update) implements JsonWriter.Writable {
+        @Override
+        public void writeJson(JsonGenerator g) throws IOException {
+            g.writeStartObject();
+            JsonWriter.stringField(g, "sessionId", sessionId);
+            if (update != null) {
+                g.writeFieldName("update");
+                SessionUpdateJson.write(g, update);
+            }
+            g.writeEndObject();
+        }
+    }
 
     /** Streamed text not yet written: more deltas of the same kind join it until the writer takes it. */
     private static final class PendingText {

@@ -2,6 +2,7 @@ package cn.agentao.agent.door.acp;
 
 import cn.agentao.agent.core.Session;
 import cn.agentao.agent.core.content.Setting;
+import cn.agentao.agent.door.acp.protocol.ConfigOption;
 import cn.agentao.agent.door.acp.protocol.SessionUpdates;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.RequestContext;
@@ -54,7 +55,7 @@ final class SessionConfigHandlers {
             return null;
         });
         ObjectNode result = Json.object();
-        result.set("configOptions", Json.MAPPER.valueToTree(SessionUpdates.configOptions(session.settings())));
+        result.set("configOptions", ConfigOption.toTree(SessionUpdates.configOptions(session.settings())));
         return result;
     }
 

@@ -4,6 +4,7 @@ import cn.agentao.agent.connect.mcp.McpServerConfig;
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Session;
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.door.acp.protocol.ConfigOption;
 import cn.agentao.agent.door.acp.protocol.SessionUpdates;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.RequestContext;
@@ -158,8 +159,8 @@ final class SessionSetupHandlers {
     static ObjectNode describe(Session session) {
         ObjectNode result = Json.object();
         result.put("sessionId", session.id());
-        result.set("modes", Json.MAPPER.valueToTree(SessionUpdates.modes(session.modeId())));
-        result.set("configOptions", Json.MAPPER.valueToTree(SessionUpdates.configOptions(session.settings())));
+        result.set("modes", SessionUpdates.modes(session.modeId()).toTree());
+        result.set("configOptions", ConfigOption.toTree(SessionUpdates.configOptions(session.settings())));
         return result;
     }
 }

@@ -255,7 +255,7 @@ public final class AgoraLink implements AutoCloseable {
         boolean send(ObjectNode message) {
             synchronized (sendLock) {
                 try {
-                    ws.sendText(Json.MAPPER.writeValueAsString(message), true).get(HANDSHAKE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                    ws.sendText(Json.mapper().writeValueAsString(message), true).get(HANDSHAKE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                     return true;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -327,7 +327,7 @@ public final class AgoraLink implements AutoCloseable {
         private void handle(String text) {
             ObjectNode m;
             try {
-                JsonNode n = Json.MAPPER.readTree(text);
+                JsonNode n = Json.mapper().readTree(text);
                 if (n == null || !n.isObject()) throw new IOException("not an object");
                 m = (ObjectNode) n;
             } catch (IOException e) {

@@ -74,7 +74,7 @@ public final class AgoraToolSource implements ToolSource, AutoCloseable {
         if (configJson == null || !Files.isRegularFile(configJson)) return Optional.empty();
         JsonNode a;
         try {
-            a = Json.MAPPER.readTree(Files.readString(configJson)).path("agora");
+            a = Json.mapper().readTree(Files.readString(configJson)).path("agora");
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // the model configuration reports an unreadable file
         }

@@ -47,7 +47,7 @@ final class SpaceHost implements Host {
     public void emit(AgentEvent event) {
         if (event instanceof AgentEvent.ToolCallUpdated u && u.status() == ToolCallStatus.FAILED && u.content() != null) {
             // a step the mode refused outright ("Denied: …"): said in the reply as well as to the model
-            for (JsonNode node : Json.MAPPER.valueToTree(u.content()).findValues("text")) {
+            for (JsonNode node : Json.mapper().valueToTree(u.content()).findValues("text")) {
                 String t = node.asText();
                 if (t.startsWith(DENIED)) {
                     synchronized (this) {

@@ -37,7 +37,7 @@ public final class Headless implements LocalSession.View {
     private final PrintStream out;
     private final PrintStream err;
     private final StringBuilder text = new StringBuilder();
-    private final ArrayNode denied = Json.MAPPER.createArrayNode();
+    private final ArrayNode denied = Json.mapper().createArrayNode();
     private volatile String sessionId;
     private volatile String failure;
     /** A chunk that may be a model failure's reason, held until the turn's result tells (see {@link #event}). */

@@ -22,6 +22,6 @@ final class StreamJson {
     /** The line's {@code update}, or null when the event has no ACP update. */
     static ObjectNode update(AgentEvent event) {
         SessionUpdate u = SessionUpdates.of(event, READER);
-        return u == null ? null : Json.MAPPER.valueToTree(u);
+        return u == null ? null : Json.mapper().valueToTree(u);
     }
 }

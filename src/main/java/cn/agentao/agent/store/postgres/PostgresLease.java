@@ -100,7 +100,7 @@ final class PostgresLease implements SessionLease {
             ObjectNode record = SessionWriter.record(++seq, ts, p.type(), p.payload());
             if (RecordTypes.isTitle(record)) title = RecordTypes.titleText(record);
             try {
-                bodies.add(Json.MAPPER.writeValueAsString(record));
+                bodies.add(Json.mapper().writeValueAsString(record));
             } catch (JsonProcessingException e) {
                 throw new IllegalArgumentException("cannot write a " + p.type() + " record as JSON: " + e.getMessage(), e);
             }

@@ -156,7 +156,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
             try (PreparedStatement ps = c.prepareStatement("insert into agent_sessions (id, header, cwd, created_at, updated_at)"
                     + " values (?, ?, ?, ?, ?) on conflict (id) do nothing")) {
                 ps.setString(1, sessionId);
-                ps.setString(2, Json.MAPPER.writeValueAsString(header.json()));
+                ps.setString(2, Json.mapper().writeValueAsString(header.json()));
                 ps.setString(3, header.cwd().toString());
                 ps.setTimestamp(4, Timestamp.from(now));
                 ps.setTimestamp(5, Timestamp.from(now));
@@ -498,7 +498,7 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
 
     private static JsonNode readJson(String json) {
         try {
-            return Json.MAPPER.readTree(json);
+            return Json.mapper().readTree(json);
         } catch (IOException e) {
             return null;
         }

@@ -17,7 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import static cn.agentao.agent.connect.mcp.McpTestServers.http;
-import static cn.agentao.agent.util.Json.MAPPER;
+import static cn.agentao.agent.util.Json.mapper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -67,10 +67,10 @@ class HttpServersTest {
 
     @Test
     void streamableHttpCallsWork() throws Exception {
-        McpToolResult echo = set.callTool("mcp__web__echo", MAPPER.createObjectNode().put("message", "over http"), Cancellation.NONE);
+        McpToolResult echo = set.callTool("mcp__web__echo", mapper().createObjectNode().put("message", "over http"), Cancellation.NONE);
         assertFalse(echo.isError(), echo.text());
         assertEquals("Echo: over http", echo.text());
-        McpToolResult image = set.callTool("mcp__web__get-tiny-image", MAPPER.createObjectNode(), Cancellation.NONE);
+        McpToolResult image = set.callTool("mcp__web__get-tiny-image", mapper().createObjectNode(), Cancellation.NONE);
         assertTrue(image.content().stream().anyMatch(b -> b instanceof ContentBlock.Image i && "image/png".equals(i.mimeType())),
                 image.content().toString());
         assertEquals("What's weather in Oslo?", set.getPrompt("mcp.web.args-prompt", "Oslo", Cancellation.NONE));
@@ -78,7 +78,7 @@ class HttpServersTest {
 
     @Test
     void sseCallsWork() throws Exception {
-        McpToolResult echo = set.callTool("mcp__legacy__echo", MAPPER.createObjectNode().put("message", "over sse"), Cancellation.NONE);
+        McpToolResult echo = set.callTool("mcp__legacy__echo", mapper().createObjectNode().put("message", "over sse"), Cancellation.NONE);
         assertFalse(echo.isError(), echo.text());
         assertEquals("Echo: over sse", echo.text());
     }
@@ -91,12 +91,12 @@ class HttpServersTest {
             timer.schedule(cancel::cancel, 300, TimeUnit.MILLISECONDS);
             long t0 = System.nanoTime();
             assertThrows(CancelledException.class, () -> set.callTool("mcp__web__trigger-long-running-operation",
-                    MAPPER.createObjectNode().put("duration", 30).put("steps", 30), cancel));
+                    mapper().createObjectNode().put("duration", 30).put("steps", 30), cancel));
             assertTrue((System.nanoTime() - t0) / 1_000_000 < 2_000);
         } finally {
             timer.shutdownNow();
         }
-        assertEquals("Echo: after", set.callTool("mcp__web__echo", MAPPER.createObjectNode().put("message", "after"), Cancellation.NONE).text());
+        assertEquals("Echo: after", set.callTool("mcp__web__echo", mapper().createObjectNode().put("message", "after"), Cancellation.NONE).text());
     }
 
     @Test

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
-import static cn.agentao.agent.util.Json.MAPPER;
+import static cn.agentao.agent.util.Json.mapper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -31,7 +31,7 @@ class RequestTrackingTransportTest {
     /** A server that answers initialize and never answers anything else; records what it is sent. */
     static final class SilentServer implements McpClientTransport {
         final List<McpSchema.JSONRPCMessage> received = new CopyOnWriteArrayList<>();
-        private final JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(MAPPER);
+        private final JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(mapper());
         private Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler;
 
         @Override

@@ -12,7 +12,7 @@ import static cn.agentao.agent.connect.mcp.McpTestServers.awaitNoDescendants;
 import static cn.agentao.agent.connect.mcp.McpTestServers.descendantsRunning;
 import static cn.agentao.agent.connect.mcp.McpTestServers.requireNode;
 import static cn.agentao.agent.connect.mcp.McpTestServers.stdio;
-import static cn.agentao.agent.util.Json.MAPPER;
+import static cn.agentao.agent.util.Json.mapper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -61,7 +61,7 @@ class ServerLifecycleTest {
             assertTrue(set.awaitReady(Duration.ofSeconds(30)));
             long first = set.pid("ev");
             kill(first);
-            McpToolResult again = set.callTool("mcp__ev__echo", MAPPER.createObjectNode().put("message", "back"), Cancellation.NONE);
+            McpToolResult again = set.callTool("mcp__ev__echo", mapper().createObjectNode().put("message", "back"), Cancellation.NONE);
             assertFalse(again.isError(), again.text());
             assertEquals("Echo: back", again.text());
             long second = set.pid("ev");
@@ -70,7 +70,7 @@ class ServerLifecycleTest {
             assertEquals(List.of(), listener.failures);
 
             kill(second);
-            McpToolResult down = set.callTool("mcp__ev__echo", MAPPER.createObjectNode().put("message", "x"), Cancellation.NONE);
+            McpToolResult down = set.callTool("mcp__ev__echo", mapper().createObjectNode().put("message", "x"), Cancellation.NONE);
             assertTrue(down.isError());
             assertTrue(down.text().contains("stopped again after a restart"), down.text());
             assertEquals(1, listener.failures.size(), listener.failures.toString());
@@ -92,12 +92,12 @@ class ServerLifecycleTest {
             assertTrue(set.awaitReady(Duration.ofSeconds(30)));
             long t0 = System.nanoTime();
             McpToolResult r = set.callTool("mcp__slow__trigger-long-running-operation",
-                    MAPPER.createObjectNode().put("duration", 20).put("steps", 20), Cancellation.NONE);
+                    mapper().createObjectNode().put("duration", 20).put("steps", 20), Cancellation.NONE);
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertTrue(r.isError());
             assertEquals("MCP tool mcp__slow__trigger-long-running-operation failed: the tool call got no answer within 1 s", r.text());
             assertTrue(ms < 15_000, "gave up after " + ms + " ms, long before the 20 s call would end");
-            assertEquals("Echo: ok", set.callTool("mcp__slow__echo", MAPPER.createObjectNode().put("message", "ok"), Cancellation.NONE).text());
+            assertEquals("Echo: ok", set.callTool("mcp__slow__echo", mapper().createObjectNode().put("message", "ok"), Cancellation.NONE).text());
         } finally {
             set.close();
         }

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 import static cn.agentao.agent.connect.mcp.McpTestServers.everythingStdio;
 import static cn.agentao.agent.connect.mcp.McpTestServers.filesystemStdio;
 import static cn.agentao.agent.connect.mcp.McpTestServers.stdio;
-import static cn.agentao.agent.util.Json.MAPPER;
+import static cn.agentao.agent.util.Json.mapper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -131,7 +131,7 @@ class StdioServersTest {
 
     @Test
     void echoReturnsItsText() throws CancelledException {
-        McpToolResult r = set.callTool("mcp__everything__echo", MAPPER.createObjectNode().put("message", "hi there"), Cancellation.NONE);
+        McpToolResult r = set.callTool("mcp__everything__echo", mapper().createObjectNode().put("message", "hi there"), Cancellation.NONE);
         assertFalse(r.isError(), r.text());
         assertEquals("Echo: hi there", r.text());
         assertEquals(List.of(ContentBlock.text("Echo: hi there")), r.content());
@@ -139,7 +139,7 @@ class StdioServersTest {
 
     @Test
     void anImageToolReturnsAnImageBlock() throws CancelledException {
-        McpToolResult r = set.callTool("mcp__everything__get-tiny-image", MAPPER.createObjectNode(), Cancellation.NONE);
+        McpToolResult r = set.callTool("mcp__everything__get-tiny-image", mapper().createObjectNode(), Cancellation.NONE);
         assertFalse(r.isError(), r.text());
         ContentBlock.Image image = r.content().stream().filter(b -> b instanceof ContentBlock.Image)
                 .map(ContentBlock.Image.class::cast).findFirst().orElseThrow();
@@ -151,7 +151,7 @@ class StdioServersTest {
 
     @Test
     void resourceLinksStayLinks() throws CancelledException {
-        McpToolResult r = set.callTool("mcp__everything__get-resource-links", MAPPER.createObjectNode().put("count", 2), Cancellation.NONE);
+        McpToolResult r = set.callTool("mcp__everything__get-resource-links", mapper().createObjectNode().put("count", 2), Cancellation.NONE);
         assertFalse(r.isError(), r.text());
         List<ContentBlock.ResourceLink> links = r.content().stream().filter(b -> b instanceof ContentBlock.ResourceLink)
                 .map(ContentBlock.ResourceLink.class::cast).toList();
@@ -163,7 +163,7 @@ class StdioServersTest {
     @Test
     void anEmbeddedResourceIsShownAsAResource() throws CancelledException {
         McpTool tool = set.tool("mcp__everything__get-resource-reference").orElseThrow();
-        ObjectNode args = MAPPER.createObjectNode();
+        ObjectNode args = mapper().createObjectNode();
         if (tool.specification().parameters().properties().containsKey("resourceType")) args.put("resourceType", "Text");
         if (tool.specification().parameters().properties().containsKey("resourceId")) args.put("resourceId", 1);
         McpToolResult r = set.callTool(tool.name(), args, Cancellation.NONE);
@@ -178,26 +178,26 @@ class StdioServersTest {
     void theFilesystemServerWritesAndReadsInItsRoot() throws CancelledException, IOException {
         Path file = root.resolve("written.txt");
         McpToolResult w = set.callTool("mcp__files__write_file",
-                MAPPER.createObjectNode().put("path", file.toString()).put("content", "written by MCP"), Cancellation.NONE);
+                mapper().createObjectNode().put("path", file.toString()).put("content", "written by MCP"), Cancellation.NONE);
         assertFalse(w.isError(), w.text());
         assertEquals("written by MCP", Files.readString(file));
         McpToolResult r = set.callTool("mcp__files__read_text_file",
-                MAPPER.createObjectNode().put("path", root.resolve("hello.txt").toString()), Cancellation.NONE);
+                mapper().createObjectNode().put("path", root.resolve("hello.txt").toString()), Cancellation.NONE);
         assertFalse(r.isError(), r.text());
         assertEquals("hello from the test\n", r.text());
         McpToolResult outside = set.callTool("mcp__files__read_text_file",
-                MAPPER.createObjectNode().put("path", "/etc/hostname"), Cancellation.NONE);
+                mapper().createObjectNode().put("path", "/etc/hostname"), Cancellation.NONE);
         assertTrue(outside.isError(), outside.text());
     }
 
     @Test
     void badCallsBecomeErrorResults() throws CancelledException {
-        McpToolResult noArgs = set.callTool("mcp__everything__echo", MAPPER.createObjectNode(), Cancellation.NONE);
+        McpToolResult noArgs = set.callTool("mcp__everything__echo", mapper().createObjectNode(), Cancellation.NONE);
         assertTrue(noArgs.isError(), noArgs.text());
         McpToolResult unknown = set.callTool("mcp__nobody__nothing", null, Cancellation.NONE);
         assertTrue(unknown.isError());
         assertEquals("There is no MCP tool named mcp__nobody__nothing.", unknown.text());
-        McpToolResult notObject = set.callTool("mcp__everything__echo", MAPPER.createArrayNode(), Cancellation.NONE);
+        McpToolResult notObject = set.callTool("mcp__everything__echo", mapper().createArrayNode(), Cancellation.NONE);
         assertTrue(notObject.isError());
     }
 
@@ -209,13 +209,13 @@ class StdioServersTest {
             timer.schedule(cancel::cancel, 300, TimeUnit.MILLISECONDS);
             long t0 = System.nanoTime();
             assertThrows(CancelledException.class, () -> set.callTool("mcp__everything__trigger-long-running-operation",
-                    MAPPER.createObjectNode().put("duration", 30).put("steps", 30), cancel));
+                    mapper().createObjectNode().put("duration", 30).put("steps", 30), cancel));
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertTrue(ms < 20_000, "cancelled after " + ms + " ms, long before the 30 s operation would end");
         } finally {
             timer.shutdownNow();
         }
-        McpToolResult after = set.callTool("mcp__everything__echo", MAPPER.createObjectNode().put("message", "still here"), Cancellation.NONE);
+        McpToolResult after = set.callTool("mcp__everything__echo", mapper().createObjectNode().put("message", "still here"), Cancellation.NONE);
         assertEquals("Echo: still here", after.text());
     }
 

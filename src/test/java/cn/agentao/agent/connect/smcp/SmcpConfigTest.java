@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /** The "smcp" section of config.json, and the error codes in plain words. */
 class SmcpConfigTest {
     static SmcpConfig.Result parse(String json, Map<String, String> env) throws Exception {
-        return SmcpConfig.parse(Json.MAPPER.readTree(json), "config.json", env);
+        return SmcpConfig.parse(Json.mapper().readTree(json), "config.json", env);
     }
 
     @Test
@@ -51,11 +51,11 @@ class SmcpConfigTest {
 
     @Test
     void errorCodesInPlainWords() throws Exception {
-        assertEquals("the tool is disabled on its Computer (off)", SmcpErrors.of(Json.MAPPER.readTree("{\"code\":4002,\"message\":\"off\"}")).orElseThrow());
-        assertEquals("the tool failed on its Computer", SmcpErrors.of(Json.MAPPER.readTree("{\"error\":{\"code\":4003}}")).orElseThrow());
+        assertEquals("the tool is disabled on its Computer (off)", SmcpErrors.of(Json.mapper().readTree("{\"code\":4002,\"message\":\"off\"}")).orElseThrow());
+        assertEquals("the tool failed on its Computer", SmcpErrors.of(Json.mapper().readTree("{\"error\":{\"code\":4003}}")).orElseThrow());
         assertEquals("that Computer is in another office (c)", SmcpErrors.describe("4104 c"));
         assertEquals("the office is full: another agent is already in it (x)", SmcpErrors.describe("4101: x"));
         assertEquals("plain words stay", SmcpErrors.describe("plain words stay"));
-        assertTrue(SmcpErrors.of(Json.MAPPER.readTree("{\"content\":[],\"isError\":false}")).isEmpty(), "a tool result is no error");
+        assertTrue(SmcpErrors.of(Json.mapper().readTree("{\"content\":[],\"isError\":false}")).isEmpty(), "a tool result is no error");
     }
 }

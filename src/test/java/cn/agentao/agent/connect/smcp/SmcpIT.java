@@ -87,7 +87,7 @@ class SmcpIT {
     }
 
     String newSession() throws Exception {
-        JsonNode r = agent.call("session/new", Json.object().put("cwd", dir.toString()).set("mcpServers", Json.MAPPER.createArrayNode()), WAIT);
+        JsonNode r = agent.call("session/new", Json.object().put("cwd", dir.toString()).set("mcpServers", Json.mapper().createArrayNode()), WAIT);
         assertTrue(r.has("result"), r.toString());
         return r.path("result").path("sessionId").asText();
     }

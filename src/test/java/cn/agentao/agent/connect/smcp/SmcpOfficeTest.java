@@ -56,7 +56,7 @@ class SmcpOfficeTest {
     }
 
     static ObjectNode args(String field, Object value) {
-        return Json.MAPPER.valueToTree(java.util.Map.of(field, value));
+        return Json.mapper().valueToTree(java.util.Map.of(field, value));
     }
 
     static void eventually(BooleanSupplier condition, String what) throws InterruptedException {

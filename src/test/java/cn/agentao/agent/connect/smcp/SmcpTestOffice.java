@@ -42,7 +42,7 @@ public final class SmcpTestOffice implements AutoCloseable {
         Thread.ofVirtual().start(() -> {
             try {
                 for (String line; (line = out.readLine()) != null; ) {
-                    JsonNode ev = Json.MAPPER.readTree(line);
+                    JsonNode ev = Json.mapper().readTree(line);
                     synchronized (events) {
                         events.add(ev);
                         events.notifyAll();

@@ -51,14 +51,14 @@ class AcpProtocolIT {
 
     private static ObjectNode obj(String json) {
         try {
-            return (ObjectNode) Json.MAPPER.readTree(json);
+            return (ObjectNode) Json.mapper().readTree(json);
         } catch (Exception e) {
             throw new IllegalArgumentException(json, e);
         }
     }
 
     private ObjectNode newSessionParams() {
-        return Json.object().put("cwd", dir.toString()).set("mcpServers", Json.MAPPER.createArrayNode());
+        return Json.object().put("cwd", dir.toString()).set("mcpServers", Json.mapper().createArrayNode());
     }
 
     private String newSession() throws Exception {
@@ -151,7 +151,7 @@ class AcpProtocolIT {
 
     @Test
     void paramsMustBeAnObject() throws Exception {
-        JsonNode r = agent.call("initialize", Json.MAPPER.createArrayNode().add(1));
+        JsonNode r = agent.call("initialize", Json.mapper().createArrayNode().add(1));
         assertError(r, -32602, "params");
     }
 

@@ -51,7 +51,7 @@ class AcpSessionClientTest {
         List<JsonNode> updates = new ArrayList<>();
         String line;
         while ((line = r.readLine()) != null) {
-            JsonNode m = Json.MAPPER.readTree(line);
+            JsonNode m = Json.mapper().readTree(line);
             if ("done".equals(m.path("method").asText())) break;
             updates.add(m.path("params").path("update"));
         }

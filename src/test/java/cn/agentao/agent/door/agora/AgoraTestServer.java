@@ -234,7 +234,7 @@ public final class AgoraTestServer extends WebSocketServer implements AutoClosea
         c.lastSeen = System.nanoTime();
         ObjectNode m;
         try {
-            m = (ObjectNode) Json.MAPPER.readTree(text);
+            m = (ObjectNode) Json.mapper().readTree(text);
         } catch (Exception e) {
             error(conn, "INVALID_REQUEST", "not a JSON object", null);
             return;

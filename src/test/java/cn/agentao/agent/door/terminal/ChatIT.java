@@ -434,7 +434,7 @@ class ChatIT {
         model.enqueue(Script.textReply("the first answer"));
         AgentRun.Result first = AgentRun.run(ws, env, null, "-p", "a question from before", "--output-format", "json");
         assertEquals(0, first.exit(), first.stderr());
-        String id = cn.agentao.agent.util.Json.MAPPER.readTree(first.stdout()).path("sessionId").asText();
+        String id = cn.agentao.agent.util.Json.mapper().readTree(first.stdout()).path("sessionId").asText();
 
         open("--continue");
         String s = term.screen();

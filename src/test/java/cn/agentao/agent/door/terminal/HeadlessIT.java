@@ -53,7 +53,7 @@ class HeadlessIT {
 
     private static JsonNode json(String line) {
         try {
-            return Json.MAPPER.readTree(line);
+            return Json.mapper().readTree(line);
         } catch (Exception e) {
             throw new AssertionError("not a JSON line: " + line, e);
         }

@@ -65,7 +65,7 @@ class PostgresSessionsIT {
     }
 
     ObjectNode setup() {
-        return Json.object().put("cwd", ws.toString()).set("mcpServers", Json.MAPPER.createArrayNode());
+        return Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode());
     }
 
     static ObjectNode prompt(String id, String text) {
