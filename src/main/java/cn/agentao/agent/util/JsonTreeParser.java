@@ -2,364 +2,526 @@ package cn.agentao.agent.util;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BigIntegerNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.ContainerNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
-import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 /**
- * Strict JSON text (RFC 8259, UTF-8) to the Jackson tree {@code Json.mapper().readTree} builds: the same node
- * classes (int, long and big integers, doubles), member order, a duplicate member keeping its place and taking the
- * last value; exactly one value per input; nesting bounded by {@link Json#MAX_NESTING_DEPTH}; numbers of at most
- * 1,000 characters ({@link Json#READ_CONSTRAINTS}).
+ * Strict JSON text (RFC 8259) to the Jackson tree {@code Json.mapper().readTree} would build, without any Jackson
+ * parser: the first Jackson parser of a process initialises {@code BigDecimal} (2 MB of garbage and CPU on JDK 25)
+ * before the agent has answered anything, so the small parses of start-up come here.
  *
- * <p>Why not Jackson's parser: every Jackson parser shares a base class whose initialisation sets off JDK 25's
- * {@code BigDecimal.<clinit>} (5^(2^16): about 12 ms of CPU and 2 MB of garbage), and the mapper around it costs
- * about 3 MB more. An editor's start parses only protocol lines and tool schemas, so it uses this instead and never
- * builds either. Invalid UTF-8 is refused here where Jackson lets some through (overlong forms, encoded surrogates).
+ * <p>Same tree means: the same node classes (an integer is an {@code IntNode}, {@code LongNode} or
+ * {@code BigIntegerNode} by its value, anything with a fraction or exponent a {@code DoubleNode}), keys in insertion
+ * order, a repeated key keeps its first place and its last value, empty or whitespace-only input is a
+ * {@link MissingNode}. Same limits as {@code Json.READ_CONSTRAINTS}: nesting deeper than 500 and numbers of more than
+ * 1000 digits are errors; so is an unpaired surrogate escape (backslash-u) in a field name (not in a value) when parsing
+ * bytes, as in Jackson 2.22. Nesting is followed on an explicit stack, never by recursion. Where it differs from
+ * Jackson: invalid UTF-8 that Jackson lets through (overlong forms, code points above U+10FFFF) is an error here, and
+ * the input is UTF-8 only (Jackson also guesses UTF-16/32 from zero bytes at the start).
+ * Error offsets count bytes from the start of the given input (for a {@code String}, of its UTF-8 form).
  */
 public final class JsonTreeParser {
-    private static final int MAX_DEPTH = Json.MAX_NESTING_DEPTH;
-    private static final int MAX_NUMBER_LENGTH = 1000;
+    /** As {@code Json.MAX_NESTING_DEPTH}: arrays and objects open at once. */
+    private static final int MAX_NESTING_DEPTH = 500;
+    /** As {@code Json.READ_CONSTRAINTS.maxNumberLength}; Jackson counts the digits only (no sign, point, 'e'). */
+    private static final int MAX_NUMBER_DIGITS = 1000;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+    private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
 
-    /** What is wrong with the text, and at which byte of it. */
+    /** A malformed JSON text: what was wrong and at which byte offset. */
     public static final class SyntaxError extends IOException {
-        SyntaxError(String message) {
+        private static final long serialVersionUID = 1L;
+        private final int offset;
+
+        private SyntaxError(String message, int offset) {
             super(message);
+            this.offset = offset;
+        }
+
+        /** Bytes from the start of the input to where the problem was found. */
+        public int offset() {
+            return offset;
         }
     }
 
-    private final byte[] b;
+    private final byte[] in;
     private final int start;
     private final int end;
-    private int i;
-    private char[] chars = new char[64]; // strings with escapes or non-ASCII text are decoded here
+    /** Parsing a Java string: its lone surrogates arrive as 3-byte sequences and are kept, as Jackson keeps them. */
+    private final boolean fromText;
+    private int pos;
+    private char[] chars;
 
-    private JsonTreeParser(byte[] b, int start, int end) {
-        this.b = b;
+    private JsonTreeParser(byte[] in, int start, int end, boolean fromText) {
+        this.in = in;
         this.start = start;
         this.end = end;
-        this.i = start;
+        this.fromText = fromText;
+        this.pos = start;
     }
 
-    /** Parses {@code utf8[off, off+len)}; empty or blank input is {@link MissingNode}. */
+    /** The tree of the JSON text in {@code utf8[off, off+len)}; {@link MissingNode} if it holds only whitespace. */
     public static JsonNode parse(byte[] utf8, int off, int len) throws SyntaxError {
         Objects.checkFromIndexSize(off, len, utf8.length);
-        return new JsonTreeParser(utf8, off, off + len).document();
+        return new JsonTreeParser(utf8, off, off + len, false).document();
     }
 
+    /** The tree of the JSON text; {@link MissingNode} if it holds only whitespace. */
     public static JsonNode parse(String text) throws SyntaxError {
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        return parse(utf8, 0, utf8.length);
+        byte[] utf8 = utf8(text);
+        return new JsonTreeParser(utf8, 0, utf8.length, true).document();
     }
 
     private JsonNode document() throws SyntaxError {
-        if (end - i >= 3 && b[i] == (byte) 0xEF && b[i + 1] == (byte) 0xBB && b[i + 2] == (byte) 0xBF) i += 3; // a BOM
+        // Jackson skips a UTF-8 byte order mark when it sees at least 4 bytes (RFC 8259 allows ignoring it).
+        if (!fromText && end - pos >= 4
+                && in[pos] == (byte) 0xEF && in[pos + 1] == (byte) 0xBB && in[pos + 2] == (byte) 0xBF) {
+            pos += 3;
+        }
         skipWhitespace();
-        if (i == end) return MissingNode.getInstance();
-        JsonNode value = value();
+        if (pos == end) {
+            return MissingNode.getInstance();
+        }
+        JsonNode root = value();
         skipWhitespace();
-        if (i != end) throw error("unexpected content after the value");
-        return value;
+        if (pos != end) {
+            throw error("unexpected content after the value", pos);
+        }
+        return root;
     }
 
-    /** One value, containers walked with an explicit stack (deep input cannot overflow the thread's stack). */
+    /** One value with everything nested in it; open containers wait on {@code open}, their next key in {@code keys}. */
     private JsonNode value() throws SyntaxError {
-        ContainerNode<?>[] open = new ContainerNode<?>[8];
-        String[] names = new String[8]; // the member name awaiting its value, per open object
+        JsonNode[] open = new JsonNode[16];
+        String[] keys = new String[16];
         int depth = 0;
         while (true) {
-            JsonNode v;
+            JsonNode value;
             skipWhitespace();
-            if (i == end) throw error("unexpected end of input: expected a value");
-            byte c = b[i];
+            int c = pos < end ? in[pos] : -1;
             if (c == '{' || c == '[') {
-                i++;
-                if (depth == MAX_DEPTH) throw error("nesting deeper than " + MAX_DEPTH);
+                if (depth == MAX_NESTING_DEPTH) {
+                    throw error("nesting deeper than " + MAX_NESTING_DEPTH, pos);
+                }
+                pos++;
+                skipWhitespace();
                 if (depth == open.length) {
                     open = Arrays.copyOf(open, depth * 2);
-                    names = Arrays.copyOf(names, depth * 2);
+                    keys = Arrays.copyOf(keys, depth * 2);
                 }
-                boolean object = c == '{';
-                ContainerNode<?> container = object ? NODES.objectNode() : NODES.arrayNode();
-                open[depth++] = container;
-                skipWhitespace();
-                if (i < end && b[i] == (object ? '}' : ']')) {
-                    i++;
-                    depth--;
-                    v = container;
+                if (c == '{') {
+                    ObjectNode object = NODES.objectNode();
+                    if (pos < end && in[pos] == '}') {
+                        pos++;
+                        value = object;
+                    } else {
+                        open[depth] = object;
+                        keys[depth++] = key();
+                        continue;
+                    }
                 } else {
-                    if (object) names[depth - 1] = memberName();
-                    continue;
+                    ArrayNode array = NODES.arrayNode();
+                    if (pos < end && in[pos] == ']') {
+                        pos++;
+                        value = array;
+                    } else {
+                        open[depth++] = array;
+                        continue;
+                    }
                 }
+            } else if (c == '"') {
+                pos++;
+                value = NODES.textNode(string(false));
+            } else if (c == '-' || (c >= '0' && c <= '9')) {
+                value = number();
+            } else if (c == 't') {
+                value = literal(TRUE, NODES.booleanNode(true));
+            } else if (c == 'f') {
+                value = literal(FALSE, NODES.booleanNode(false));
+            } else if (c == 'n') {
+                value = literal(NULL, NODES.nullNode());
             } else {
-                v = scalar(c);
+                throw unexpected("a value");
             }
-            // v is complete: hand it to its container, then read what follows it there
+            // The value is complete: put it into its container; close every container that ends here.
             while (true) {
-                if (depth == 0) return v;
-                ContainerNode<?> parent = open[depth - 1];
-                boolean object = parent instanceof ObjectNode;
-                if (object) ((ObjectNode) parent).set(names[depth - 1], v);
-                else ((ArrayNode) parent).add(v);
+                if (depth == 0) {
+                    return value;
+                }
+                JsonNode container = open[depth - 1];
                 skipWhitespace();
-                if (i == end) throw error("unexpected end of input: expected ',' or '" + (object ? '}' : ']') + "'");
-                byte next = b[i++];
-                if (next == ',') {
-                    if (object) names[depth - 1] = memberName();
-                    break;
+                int next = pos < end ? in[pos] : -1;
+                if (container instanceof ObjectNode object) {
+                    object.replace(keys[depth - 1], value);
+                    if (next == ',') {
+                        pos++;
+                        skipWhitespace();
+                        keys[depth - 1] = key();
+                        break;
+                    }
+                    if (next != '}') {
+                        throw unexpected("',' or '}'");
+                    }
+                } else {
+                    ((ArrayNode) container).add(value);
+                    if (next == ',') {
+                        pos++;
+                        break;
+                    }
+                    if (next != ']') {
+                        throw unexpected("',' or ']'");
+                    }
                 }
-                if (next != (object ? '}' : ']')) {
-                    i--;
-                    throw error("unexpected " + describe() + ": expected ',' or '" + (object ? '}' : ']') + "'");
-                }
-                v = parent;
-                depth--;
+                pos++;
+                value = container;
+                open[--depth] = null;
             }
         }
     }
 
-    /** {@code "name" :} of an object member. */
-    private String memberName() throws SyntaxError {
+    /** A field name and its colon; {@code pos} is at the opening quote (whitespace skipped). */
+    private String key() throws SyntaxError {
+        if (pos >= end || in[pos] != '"') {
+            throw unexpected("a field name in double quotes");
+        }
+        pos++;
+        String key = string(true);
         skipWhitespace();
-        if (i == end) throw error("unexpected end of input: expected a member name");
-        if (b[i] != '"') throw error("unexpected " + describe() + ": expected a member name in double quotes");
-        i++;
-        int at = i;
-        String name = string();
-        if (!pairedSurrogates(name)) {
-            i = at;
-            throw error("a broken surrogate pair in a member name"); // as Jackson (which lets values have them)
+        if (pos >= end || in[pos] != ':') {
+            throw unexpected("':'");
         }
-        skipWhitespace();
-        if (i == end) throw error("unexpected end of input: expected ':'");
-        if (b[i] != ':') throw error("unexpected " + describe() + ": expected ':'");
-        i++;
-        return name;
+        pos++;
+        return key;
     }
 
-    private static boolean pairedSurrogates(String s) {
-        for (int k = 0; k < s.length(); k++) {
-            char c = s.charAt(k);
-            if (Character.isHighSurrogate(c) && k + 1 < s.length() && Character.isLowSurrogate(s.charAt(k + 1))) k++;
-            else if (Character.isSurrogate(c)) return false;
+    /** The rest of a string after its opening quote: ASCII without escapes is copied straight from the bytes. */
+    private String string(boolean name) throws SyntaxError {
+        final byte[] in = this.in;
+        final int from = pos;
+        int p = from;
+        while (p < end) {
+            int b = in[p];
+            if (b == '"') {
+                pos = p + 1;
+                return new String(in, from, p - from, ISO_8859_1);
+            }
+            if (b < 0x20 || b == '\\') { // non-ASCII bytes are negative
+                break;
+            }
+            p++;
         }
-        return true;
+        return decodedString(from, p, name);
     }
 
-    private JsonNode scalar(byte c) throws SyntaxError {
-        switch (c) {
-            case '"' -> {
-                i++;
-                return TextNode.valueOf(string());
-            }
-            case 't' -> {
-                literal("true");
-                return BooleanNode.TRUE;
-            }
-            case 'f' -> {
-                literal("false");
-                return BooleanNode.FALSE;
-            }
-            case 'n' -> {
-                literal("null");
-                return NullNode.instance;
-            }
-            default -> {
-                if (c == '-' || (c >= '0' && c <= '9')) return number();
-                throw error("unexpected " + describe() + ": expected a value");
-            }
+    /** A string with escapes or non-ASCII characters: ASCII {@code [from, p)} is plain, decoding starts at p. */
+    private String decodedString(int from, int p, boolean name) throws SyntaxError {
+        final byte[] in = this.in;
+        char[] out = chars;
+        int n = p - from;
+        if (out == null || out.length < n + 16) {
+            out = new char[Math.max(64, n * 2 + 16)];
         }
-    }
-
-    private void literal(String word) throws SyntaxError {
-        for (int k = 0; k < word.length(); k++, i++) {
-            if (i == end) throw error("unexpected end of input in '" + word + "'");
-            if (b[i] != word.charAt(k)) throw error("unexpected " + describe() + " in '" + word + "'");
+        for (int i = 0; i < n; i++) {
+            out[i] = (char) in[from + i];
         }
-    }
-
-    private JsonNode number() throws SyntaxError {
-        int at = i;
-        boolean negative = b[i] == '-';
-        if (negative) i++;
-        int digitsFrom = i;
-        if (i == end || !digit(b[i])) throw error("a number needs digits after '-'");
-        if (b[i] == '0') {
-            i++;
-            if (i < end && digit(b[i])) throw error("a number cannot start with 0 (leading zeros are not JSON)");
-        } else {
-            while (i < end && digit(b[i])) i++;
-        }
-        int intDigits = i - digitsFrom;
-        boolean integral = true;
-        if (i < end && b[i] == '.') {
-            integral = false;
-            i++;
-            if (i == end || !digit(b[i])) throw error("a number needs digits after '.'");
-            while (i < end && digit(b[i])) i++;
-        }
-        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-            integral = false;
-            i++;
-            if (i < end && (b[i] == '+' || b[i] == '-')) i++;
-            if (i == end || !digit(b[i])) throw error("a number needs digits in its exponent");
-            while (i < end && digit(b[i])) i++;
-        }
-        if (i - at > MAX_NUMBER_LENGTH) {
-            i = at;
-            throw error("number longer than " + MAX_NUMBER_LENGTH + " characters");
-        }
-        if (!integral) return DoubleNode.valueOf(Double.parseDouble(new String(b, at, i - at, StandardCharsets.ISO_8859_1)));
-        if (intDigits <= 18) {
-            long v = 0;
-            for (int k = digitsFrom; k < i; k++) v = v * 10 + (b[k] - '0');
-            if (negative) v = -v;
-            return v == (int) v ? IntNode.valueOf((int) v) : LongNode.valueOf(v);
-        }
-        BigInteger big = new BigInteger(new String(b, at, i - at, StandardCharsets.ISO_8859_1));
-        return big.bitLength() < 64 ? LongNode.valueOf(big.longValue()) : BigIntegerNode.valueOf(big);
-    }
-
-    private static boolean digit(byte c) {
-        return c >= '0' && c <= '9';
-    }
-
-    /** The string whose opening quote was just read, up to and past its closing quote. */
-    private String string() throws SyntaxError {
-        int from = i;
-        while (i < end) { // the common case: printable ASCII without escapes
-            byte c = b[i];
-            if (c == '"') {
-                String s = new String(b, from, i - from, StandardCharsets.ISO_8859_1);
-                i++;
-                return s;
-            }
-            if (c == '\\' || c < 0x20) break; // non-ASCII bytes are negative
-            i++;
-        }
-        int n = 0;
-        for (int k = from; k < i; k++) n = put(n, (char) b[k]);
         while (true) {
-            if (i == end) throw error("unexpected end of input in a string");
-            int c = b[i] & 0xFF;
-            if (c == '"') {
-                i++;
-                return new String(chars, 0, n);
+            if (p >= end) {
+                chars = out;
+                throw error("unexpected end of input", p, "'\"' to end the string");
             }
-            if (c == '\\') {
-                n = escape(n);
-            } else if (c < 0x20) {
-                throw error("unescaped control character (code " + c + ") in a string");
-            } else if (c < 0x80) {
-                n = put(n, (char) c);
-                i++;
-            } else {
-                n = utf8(n, c);
+            if (n + 2 > out.length) {
+                out = Arrays.copyOf(out, out.length * 2);
             }
-        }
-    }
-
-    private int escape(int n) throws SyntaxError {
-        if (i + 1 >= end) throw error("unexpected end of input in an escape");
-        byte e = b[i + 1];
-        char c;
-        switch (e) {
-            case '"' -> c = '"';
-            case '\\' -> c = '\\';
-            case '/' -> c = '/';
-            case 'b' -> c = '\b';
-            case 'f' -> c = '\f';
-            case 'n' -> c = '\n';
-            case 'r' -> c = '\r';
-            case 't' -> c = '\t';
-            case 'u' -> {
-                if (i + 6 > end) throw error("unexpected end of input in a \\u escape");
-                int v = 0;
-                for (int k = i + 2; k < i + 6; k++) {
-                    int h = Character.digit(b[k], 16);
-                    if (h < 0 || b[k] < 0) throw error("a \\u escape needs four hexadecimal digits");
-                    v = (v << 4) | h;
+            int b = in[p] & 0xFF;
+            if (b == '"') {
+                pos = p + 1;
+                chars = out;
+                return new String(out, 0, n);
+            }
+            if (b == '\\') {
+                int at = p;
+                char c = escape(p);
+                p += in[p + 1] == 'u' ? 6 : 2;
+                if (name && !fromText && Character.isSurrogate(c)) {
+                    // Jackson's byte parser wants escaped surrogates in field names paired (in values it keeps them).
+                    char low = Character.isHighSurrogate(c) && p < end && in[p] == '\\' ? escape(p) : 0;
+                    if (!Character.isLowSurrogate(low)) {
+                        throw error("unpaired surrogate escape in a field name", at);
+                    }
+                    out[n++] = c;
+                    c = low;
+                    p += 6;
                 }
-                i += 6;
-                return put(n, (char) v);
+                out[n++] = c;
+            } else if (b < 0x20) {
+                throw error(String.format("control character U+%04X in a string (must be escaped)", b), p);
+            } else if (b < 0x80) {
+                out[n++] = (char) b;
+                p++;
+            } else {
+                int cp = codePoint(p);
+                p += utf8Length(b);
+                if (cp >= 0x10000) {
+                    out[n++] = Character.highSurrogate(cp);
+                    out[n++] = Character.lowSurrogate(cp);
+                } else {
+                    out[n++] = (char) cp;
+                }
             }
-            default -> throw error("unknown escape '\\" + (e >= 0x20 && e < 0x7F ? String.valueOf((char) e) : "?") + "' in a string");
         }
-        i += 2;
-        return put(n, c);
     }
 
-    /** One multi-byte UTF-8 sequence (lead byte {@code c}); overlong forms, surrogates and beyond U+10FFFF are refused. */
-    private int utf8(int n, int c) throws SyntaxError {
-        int count;
+    /** The character of the escape at p (a backslash); backslash-u escapes give each UTF-16 unit as it is. */
+    private char escape(int p) throws SyntaxError {
+        if (p + 1 >= end) {
+            throw error("unexpected end of input", end, "an escape");
+        }
+        switch (in[p + 1]) {
+            case '"': return '"';
+            case '\\': return '\\';
+            case '/': return '/';
+            case 'b': return '\b';
+            case 'f': return '\f';
+            case 'n': return '\n';
+            case 'r': return '\r';
+            case 't': return '\t';
+            case 'u': break;
+            default:
+                pos = p + 1;
+                throw unexpected("one of \" \\ / b f n r t u after a backslash");
+        }
+        int value = 0;
+        for (int i = p + 2; i < p + 6; i++) {
+            int digit = i < end ? hexDigit(in[i]) : -1;
+            if (digit < 0) {
+                pos = i;
+                throw unexpected("4 hex digits after \\u");
+            }
+            value = value << 4 | digit;
+        }
+        return (char) value;
+    }
+
+    private static int hexDigit(int b) {
+        if (b >= '0' && b <= '9') {
+            return b - '0';
+        }
+        int lower = b | 0x20;
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
+    }
+
+    private static int utf8Length(int lead) {
+        return lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    }
+
+    /** The code point of the multi-byte UTF-8 sequence at p, checked strictly (Unicode table 3-7). */
+    private int codePoint(int p) throws SyntaxError {
+        int b = in[p] & 0xFF;
+        int length;
         int cp;
         int min;
-        if (c >= 0xC2 && c <= 0xDF) {
-            count = 1;
-            cp = c & 0x1F;
+        if (b >= 0xC2 && b <= 0xDF) {
+            length = 2;
+            cp = b & 0x1F;
             min = 0x80;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            count = 2;
-            cp = c & 0x0F;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            length = 3;
+            cp = b & 0x0F;
             min = 0x800;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            count = 3;
-            cp = c & 0x07;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            length = 4;
+            cp = b & 0x07;
             min = 0x10000;
         } else {
-            throw error("invalid UTF-8 (byte 0x" + Integer.toHexString(c) + ")");
+            throw error("invalid UTF-8", p);
         }
-        if (i + count >= end) throw error("invalid UTF-8 (a sequence cut short)");
-        for (int k = 1; k <= count; k++) {
-            int d = b[i + k] & 0xFF;
-            if ((d & 0xC0) != 0x80) throw error("invalid UTF-8 (byte 0x" + Integer.toHexString(d) + " in a sequence)");
-            cp = (cp << 6) | (d & 0x3F);
+        if (end - p < length) {
+            throw error("invalid UTF-8", p);
         }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            throw error("invalid UTF-8 (an overlong form, a surrogate or beyond U+10FFFF)");
+        for (int i = 1; i < length; i++) {
+            int c = in[p + i];
+            if ((c & 0xC0) != 0x80) {
+                throw error("invalid UTF-8", p);
+            }
+            cp = cp << 6 | (c & 0x3F);
         }
-        i += count + 1;
-        if (cp < 0x10000) return put(n, (char) cp);
-        n = put(n, Character.highSurrogate(cp));
-        return put(n, Character.lowSurrogate(cp));
+        if (cp < min || cp > Character.MAX_CODE_POINT || (cp >= 0xD800 && cp <= 0xDFFF && !fromText)) {
+            throw error("invalid UTF-8", p);
+        }
+        return cp;
     }
 
-    private int put(int n, char c) {
-        if (n == chars.length) chars = Arrays.copyOf(chars, n * 2);
-        chars[n] = c;
-        return n + 1;
+    private JsonNode literal(byte[] word, JsonNode node) throws SyntaxError {
+        for (byte b : word) {
+            if (pos >= end || in[pos] != b) {
+                throw unexpected("'" + new String(word, ISO_8859_1) + "'");
+            }
+            pos++;
+        }
+        return node;
+    }
+
+    /** A number: IntNode, LongNode or BigIntegerNode by value without fraction or exponent, else a DoubleNode. */
+    private JsonNode number() throws SyntaxError {
+        final byte[] in = this.in;
+        final int from = pos;
+        boolean negative = in[pos] == '-';
+        if (negative) {
+            pos++;
+        }
+        int intFrom = pos;
+        if (pos >= end || in[pos] < '0' || in[pos] > '9') {
+            throw unexpected("a digit");
+        }
+        if (in[pos] == '0' && pos + 1 < end && in[pos + 1] >= '0' && in[pos + 1] <= '9') {
+            throw error("number with a leading zero", from);
+        }
+        int digits = skipDigits();
+        boolean floating = false;
+        if (pos < end && in[pos] == '.') {
+            pos++;
+            int fraction = skipDigits();
+            if (fraction == 0) {
+                throw unexpected("a digit after '.'");
+            }
+            digits += fraction;
+            floating = true;
+        }
+        if (pos < end && (in[pos] == 'e' || in[pos] == 'E')) {
+            pos++;
+            if (pos < end && (in[pos] == '+' || in[pos] == '-')) {
+                pos++;
+            }
+            int exponent = skipDigits();
+            if (exponent == 0) {
+                throw unexpected("a digit in the exponent");
+            }
+            digits += exponent;
+            floating = true;
+        }
+        if (digits > MAX_NUMBER_DIGITS) {
+            throw error("number longer than " + MAX_NUMBER_DIGITS + " digits", from);
+        }
+        if (floating) {
+            return NODES.numberNode(Double.parseDouble(new String(in, from, pos - from, ISO_8859_1)));
+        }
+        if (digits <= 18) { // below 10^18: fits a long as it is
+            long value = 0;
+            for (int i = intFrom; i < pos; i++) {
+                value = value * 10 + (in[i] - '0');
+            }
+            if (negative) {
+                value = -value;
+            }
+            return value == (int) value ? NODES.numberNode((int) value) : NODES.numberNode(value);
+        }
+        if (digits == 19) {
+            long head = 0;
+            for (int i = intFrom; i < pos - 1; i++) {
+                head = head * 10 + (in[i] - '0');
+            }
+            int last = in[pos - 1] - '0';
+            long limit = Long.MAX_VALUE / 10;
+            if (head < limit || (head == limit && last <= (negative ? 8 : 7))) {
+                return NODES.numberNode(negative ? -head * 10 - last : head * 10 + last);
+            }
+        }
+        return NODES.numberNode(new BigInteger(new String(in, from, pos - from, ISO_8859_1)));
+    }
+
+    private int skipDigits() {
+        int p = pos;
+        while (p < end && in[p] >= '0' && in[p] <= '9') {
+            p++;
+        }
+        int count = p - pos;
+        pos = p;
+        return count;
     }
 
     private void skipWhitespace() {
-        while (i < end) {
-            byte c = b[i];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
-            i++;
+        int p = pos;
+        while (p < end) {
+            byte b = in[p];
+            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+                break;
+            }
+            p++;
         }
+        pos = p;
     }
 
-    /** The character at {@code i}, for a message. */
-    private String describe() {
-        int c = b[i] & 0xFF;
-        return c >= 0x20 && c < 0x7F ? "character '" + (char) c + "'" : "byte 0x" + Integer.toHexString(c);
+    /** What is at {@code pos} (the end, a character or bad UTF-8) where {@code expected} should be. */
+    private SyntaxError unexpected(String expected) throws SyntaxError {
+        if (pos >= end) {
+            return error("unexpected end of input", end, expected);
+        }
+        int b = in[pos] & 0xFF;
+        int cp = b < 0x80 ? b : codePoint(pos);
+        String shown = cp >= 0x21 && cp < 0x7F ? "'" + (char) cp + "'" : String.format("U+%04X", cp);
+        return error("unexpected character " + shown, pos, expected);
     }
 
-    private SyntaxError error(String what) {
-        return new SyntaxError(what + " at offset " + (i - start));
+    private SyntaxError error(String what, int at) {
+        return new SyntaxError(what + " at offset " + (at - start), at - start);
+    }
+
+    private SyntaxError error(String what, int at, String expected) {
+        return new SyntaxError(what + " at offset " + (at - start) + ": expected " + expected, at - start);
+    }
+
+    /** The UTF-8 form of a Java string; a lone surrogate gets the 3-byte form of its code unit (not '?'). */
+    private static byte[] utf8(String text) {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return utf8KeepingLoneSurrogates(text);
+                }
+            }
+        }
+        return text.getBytes(UTF_8);
+    }
+
+    private static byte[] utf8KeepingLoneSurrogates(String text) {
+        byte[] out = new byte[text.length() * 3];
+        int n = 0;
+        for (int i = 0; i < text.length(); i++) {
+            int c = text.charAt(i);
+            if (Character.isHighSurrogate((char) c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                c = Character.toCodePoint((char) c, text.charAt(++i));
+            }
+            if (c < 0x80) {
+                out[n++] = (byte) c;
+            } else if (c < 0x800) {
+                out[n++] = (byte) (0xC0 | c >> 6);
+                out[n++] = (byte) (0x80 | c & 0x3F);
+            } else if (c < 0x10000) {
+                out[n++] = (byte) (0xE0 | c >> 12);
+                out[n++] = (byte) (0x80 | c >> 6 & 0x3F);
+                out[n++] = (byte) (0x80 | c & 0x3F);
+            } else {
+                out[n++] = (byte) (0xF0 | c >> 18);
+                out[n++] = (byte) (0x80 | c >> 12 & 0x3F);
+                out[n++] = (byte) (0x80 | c >> 6 & 0x3F);
+                out[n++] = (byte) (0x80 | c & 0x3F);
+            }
+        }
+        return Arrays.copyOf(out, n);
     }
 }
