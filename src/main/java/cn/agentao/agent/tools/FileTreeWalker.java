@@ -38,6 +38,8 @@ final class FileTreeWalker {
         private final boolean regularFile;
         private final boolean directory;
         private BasicFileAttributes attributes;
+        /** The modification time from the listing, or {@link Libc#NO_TIME}. */
+        private long modified = Libc.NO_TIME;
         /** A directory's own frame, to walk next. */
         private Frame sub;
 
@@ -71,6 +73,11 @@ final class FileTreeWalker {
             return attributes == null ? -1 : attributes.size();
         }
 
+        /** The last modification of the entry itself (not of a link's target) in milliseconds. */
+        long modifiedMillis() throws IOException {
+            return modified != Libc.NO_TIME ? modified : attributes().lastModifiedTime().toMillis();
+        }
+
         /** The attributes of the entry itself (not of a link's target), read on first use when not yet known. */
         BasicFileAttributes attributes() throws IOException {
             if (attributes == null) attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -89,6 +96,7 @@ final class FileTreeWalker {
     private final Cancellation cancellation;
     private Ripgrep.Listing known;
     private Libc libc;
+    private boolean times;
     private int threads;
     private int visited;
     private boolean truncated;
@@ -112,6 +120,15 @@ final class FileTreeWalker {
      */
     FileTreeWalker libc(Libc libc) {
         this.libc = libc;
+        return this;
+    }
+
+    /**
+     * With {@link #libc}, reads each entry's modification time where its directory is listed ({@code fstatat} on the
+     * open directory, ahead of the walk on a helper when {@link #parallel}), for {@link Entry#modifiedMillis}.
+     */
+    FileTreeWalker withTimes() {
+        this.times = true;
         return this;
     }
 
@@ -165,7 +182,7 @@ final class FileTreeWalker {
      */
     private List<Entry> expand(Frame frame, Expansions expansions) {
         List<Path> children = new ArrayList<>();
-        List<Libc.Dirent> listed = libc == null ? null : libc.list(frame.dir);
+        List<Libc.Dirent> listed = libc == null ? null : libc.list(frame.dir, times);
         int[] types = null;
         if (listed != null) { // ASCII names: in the order of their bytes, as the JDK's paths sort
             listed.sort(Comparator.comparing(Libc.Dirent::name));
@@ -209,6 +226,7 @@ final class FileTreeWalker {
                 entry = new Entry(child, relative, false, true, null);
             } else if (types != null && types[i] != Libc.DT_UNKNOWN) {
                 entry = new Entry(child, relative, types[i] == Libc.DT_REG, types[i] == Libc.DT_DIR, null);
+                entry.modified = listed.get(i).modifiedMillis();
             } else {
                 try {
                     entry = new Entry(child, relative,

@@ -101,7 +101,7 @@ public final class GlobTool implements Tool {
     /**
      * The paths below {@code dir} matching {@code pattern}, as the tool prints them.
      *
-     * <p>Not with ripgrep: every entry's type, and every match's time, costs an {@code lstat} all the same (rg lists
+     * <p>Not with ripgrep: every match's time costs a {@code stat} all the same (rg lists
      * only regular files), so a listing by rg first only adds its run (measured: bench/search.sh).
      *
      * @param helpers threads reading directories ahead of the walk
@@ -111,18 +111,20 @@ public final class GlobTool implements Tool {
         return find(ctx, dir, pattern, byMtime, limit, includeIgnored, helpers, Libc.ifLinked());
     }
 
-    /** @param libc lists directories (with {@code sort: name}), or null for the JDK's listing: the same result */
+    /** @param libc lists directories (and reads times), or null for the JDK's listing: the same result */
     static ToolResult find(ToolContext ctx, Path dir, String pattern, boolean byMtime, int limit,
                            boolean includeIgnored, int helpers, Libc libc) throws IOException, InterruptedException {
         Predicate<FileTreeWalker.Entry> matcher = matcher(pattern);
         record Match(Path path, long mtime) {}
         List<Match> matches = new ArrayList<>();
-        // by time, each match needs its attributes: read ahead by the helpers' lstat rather than on this thread
+        // by time, each match needs its time: read by the helpers as they list its directory (fstatat on the open
+        // directory with libc; without it, the lstat that also gives each entry's type), not on this thread
         FileTreeWalker walker = new FileTreeWalker(dir, !includeIgnored, MAX_WALK, ctx.cancellation())
-                .libc(byMtime ? null : libc).parallel(helpers);
+                .libc(libc).parallel(helpers);
+        if (byMtime) walker.withTimes();
         walker.walk(entry -> {
             if (matcher.test(entry)) {
-                matches.add(new Match(entry.path(), byMtime ? entry.attributes().lastModifiedTime().toMillis() : 0));
+                matches.add(new Match(entry.path(), byMtime ? entry.modifiedMillis() : 0));
             }
             return true;
         });

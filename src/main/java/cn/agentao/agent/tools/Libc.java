@@ -20,8 +20,18 @@ interface Libc {
     /** {@code d_type} of a directory, of a regular file; {@code 0}: unknown, the file system does not say. */
     int DT_DIR = 4, DT_REG = 8, DT_UNKNOWN = 0;
 
-    /** A directory entry as {@code readdir} gives it: its name and {@code d_type}. */
-    record Dirent(String name, int type) {}
+    /**
+     * A directory entry as {@code readdir} gives it: its name and {@code d_type}; with times asked for, the entry's
+     * own last modification in milliseconds ({@code fstatat} without following a link), else {@link #NO_TIME}.
+     */
+    record Dirent(String name, int type, long modifiedMillis) {
+        Dirent(String name, int type) {
+            this(name, type, NO_TIME);
+        }
+    }
+
+    /** No modification time known. */
+    long NO_TIME = Long.MIN_VALUE;
 
     /** The first index in [from, to) of {@code text} holding {@code value}, or -1. Indexes count from the buffer's start. */
     int indexOf(ByteBuffer text, int from, int to, byte value);
@@ -33,7 +43,15 @@ interface Libc {
      * The entries of {@code dir} (not {@code .} and {@code ..}), in no order; null when it cannot be opened or
      * read, or when a name is not ASCII (then the JDK, which keeps a name's bytes as they are, lists it).
      */
-    List<Dirent> list(Path dir);
+    default List<Dirent> list(Path dir) {
+        return list(dir, false);
+    }
+
+    /**
+     * As {@link #list(Path)}; with {@code times}, each entry's modification time as well, read relative to the open
+     * directory (no path lookup, no Java attributes object), where this platform's {@code struct stat} is known.
+     */
+    List<Dirent> list(Path dir, boolean times);
 
     /** The C library's functions, linked on the first call (which waits for it), or null when unavailable here. */
     static Libc libc() {

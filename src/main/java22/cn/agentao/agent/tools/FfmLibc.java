@@ -21,12 +21,22 @@ import java.util.List;
 final class FfmLibc implements Libc {
     /** Linux's {@code struct dirent} (glibc and musl, 64-bit): d_ino, d_off, d_reclen, then d_type and d_name. */
     private static final long D_TYPE = 18, D_NAME = 19, DIRENT_SIZE = 19 + 256;
+    /**
+     * Linux's {@code struct stat} on x86-64 and arm64 (glibc and musl): {@code st_mtim} at 88 (seconds, then
+     * nanoseconds), 144 and 128 bytes long. Other architectures read times the Java way.
+     */
+    private static final long ST_MTIME = 88, ST_MTIME_NSEC = 96, STAT_SIZE = 256;
+    private static final java.util.Set<String> STAT_MTIME_ARCHES = java.util.Set.of("amd64", "x86_64", "aarch64");
+    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
 
     private final MethodHandle memchr;
     private final MethodHandle memmem;
     private final MethodHandle opendir;
     private final MethodHandle readdir;
     private final MethodHandle closedir;
+    /** {@code dirfd} and {@code fstatat}, or null where {@code struct stat}'s layout is not known here. */
+    private final MethodHandle dirfd;
+    private final MethodHandle fstatat;
 
     private FfmLibc(Linker linker, SymbolLookup libc) {
         Linker.Option critical = Linker.Option.critical(false);
@@ -41,6 +51,17 @@ final class FfmLibc implements Libc {
                 ValueLayout.ADDRESS));
         closedir = linker.downcallHandle(libc.find("closedir").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+        boolean statKnown = STAT_MTIME_ARCHES.contains(System.getProperty("os.arch"));
+        var dirfdSymbol = libc.find("dirfd");
+        var fstatatSymbol = libc.find("fstatat"); // exported by glibc from 2.33, by musl always
+        if (statKnown && dirfdSymbol.isPresent() && fstatatSymbol.isPresent()) {
+            dirfd = linker.downcallHandle(dirfdSymbol.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+            fstatat = linker.downcallHandle(fstatatSymbol.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        } else {
+            dirfd = null;
+            fstatat = null;
+        }
     }
 
     /** The functions, or null when native access is not enabled (asking would print the JVM's warning), on a 32-bit runtime, or when libc lacks one. */
@@ -82,13 +103,15 @@ final class FfmLibc implements Libc {
     }
 
     @Override
-    public List<Dirent> list(Path dir) {
+    public List<Dirent> list(Path dir, boolean times) {
         String path = dir.toString();
         if (!ascii(path)) return null;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment stream = (MemorySegment) opendir.invokeExact(arena.allocateFrom(path));
             if (stream.address() == 0) return null;
             try {
+                int fd = times && fstatat != null ? (int) dirfd.invokeExact(stream) : -1;
+                MemorySegment stat = fd >= 0 ? arena.allocate(STAT_SIZE, 8) : null;
                 List<Dirent> out = new ArrayList<>();
                 while (true) {
                     MemorySegment entry = (MemorySegment) readdir.invokeExact(stream);
@@ -96,7 +119,12 @@ final class FfmLibc implements Libc {
                     String name = entry.getString(D_NAME);
                     if (!ascii(name)) return null;
                     if (name.equals(".") || name.equals("..")) continue;
-                    out.add(new Dirent(name, entry.get(ValueLayout.JAVA_BYTE, D_TYPE)));
+                    long modified = NO_TIME;
+                    if (stat != null && (int) fstatat.invokeExact(fd, entry.asSlice(D_NAME), stat, AT_SYMLINK_NOFOLLOW) == 0) {
+                        // as FileTime.toMillis: whole milliseconds, rounded down
+                        modified = stat.get(ValueLayout.JAVA_LONG, ST_MTIME) * 1000 + stat.get(ValueLayout.JAVA_LONG, ST_MTIME_NSEC) / 1_000_000;
+                    }
+                    out.add(new Dirent(name, entry.get(ValueLayout.JAVA_BYTE, D_TYPE), modified));
                 }
             } finally {
                 int ignored = (int) closedir.invokeExact(stream);

@@ -125,12 +125,45 @@ class SearchEquivalenceTest {
         Files.createSymbolicLink(dir.resolve("endless/.gitignore"), Path.of("/dev/zero"));
         write("blocking/a.txt", "needle blocking\n");
         new ProcessBuilder("mkfifo", dir.resolve("blocking/.gitignore").toString()).start().waitFor();
+        // distinct modification times (some before 1970, with nanoseconds; links their own), so that glob's newest-first
+        // order depends on every path reading them alike
+        try (var all = Files.walk(dir)) {
+            for (Path p : all.sorted().toList()) {
+                var kind = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (kind.isOther()) continue; // a FIFO: setting its times opens it, which waits for a writer
+                long seconds = random.nextInt(2_000_000_000) - 100_000_000L;
+                java.nio.file.attribute.FileTime t = java.nio.file.attribute.FileTime.from(
+                        java.time.Instant.ofEpochSecond(seconds, random.nextInt(1_000_000_000)));
+                Files.getFileAttributeView(p, java.nio.file.attribute.BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .setTimes(t, null, null);
+            }
+        }
     }
 
     private void write(String rel, String content) throws Exception {
         Path p = dir.resolve(rel);
         Files.createDirectories(p.getParent());
         Files.writeString(p, content);
+    }
+
+    /** The times a listing reads with the directory open are the file system's, to the millisecond, links their own. */
+    @Test
+    void readdirTimesAreTheEntriesOwnTimes() throws Exception {
+        if (Runtime.version().feature() < 22) return;
+        int compared = 0;
+        try (var dirs = Files.walk(dir)) {
+            for (Path d : dirs.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).toList()) {
+                List<Libc.Dirent> listed = Libc.libc().list(d, true);
+                if (listed == null) continue; // a name that is not ASCII: the JDK lists that directory
+                for (Libc.Dirent e : listed) {
+                    long expected = Files.getLastModifiedTime(d.resolve(e.name()), LinkOption.NOFOLLOW_LINKS).toMillis();
+                    assertEquals(expected, e.modifiedMillis(), d.resolve(e.name()).toString());
+                    compared++;
+                }
+                for (Libc.Dirent e : Libc.libc().list(d)) assertEquals(Libc.NO_TIME, e.modifiedMillis(), "no times unless asked");
+            }
+        }
+        assertTrue(compared > 100, "entries compared: " + compared);
     }
 
     /** The tests' JVM, as the launcher's, allows native calls: the C library's functions are what the searches here use. */
