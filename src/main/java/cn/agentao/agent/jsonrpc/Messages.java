@@ -46,10 +46,7 @@ final class Messages {
 
         @Override
         public void writeJson(JsonGenerator g) throws IOException {
-            g.writeStartObject();
-            JsonWriter.stringField(g, "jsonrpc", jsonrpc);
-            g.writeFieldName("id");
-            JsonWriter.write(g, id);
+            answerHead(g, jsonrpc, id);
             g.writeFieldName("result");
             JsonWriter.write(g, result);
             g.writeEndObject();
@@ -61,10 +58,7 @@ final class Messages {
 
         @Override
         public void writeJson(JsonGenerator g) throws IOException {
-            g.writeStartObject();
-            JsonWriter.stringField(g, "jsonrpc", jsonrpc);
-            g.writeFieldName("id");
-            JsonWriter.write(g, id);
+            answerHead(g, jsonrpc, id);
             if (error != null) {
                 g.writeFieldName("error");
                 error.writeJson(g);
@@ -82,6 +76,14 @@ final class Messages {
             payload(g, "data", data);
             g.writeEndObject();
         }
+    }
+
+    /** An answer's opening: its object, {@code jsonrpc}, and the {@code id}, written even when null. */
+    private static void answerHead(JsonGenerator g, String jsonrpc, JsonNode id) throws IOException {
+        g.writeStartObject();
+        JsonWriter.stringField(g, "jsonrpc", jsonrpc);
+        g.writeFieldName("id");
+        JsonWriter.write(g, id);
     }
 
     /** A field whose value may be absent: left out when null, as the mapper's NON_NULL inclusion did. */
