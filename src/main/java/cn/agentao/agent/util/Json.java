@@ -71,6 +71,11 @@ public final class Json {
         return JsonNodeFactory.instance.arrayNode();
     }
 
+    /** Puts a string member, left out when {@code value} is null (as the mapper's NON_NULL inclusion does). */
+    public static void putIfPresent(ObjectNode n, String field, String value) {
+        if (value != null) n.put(field, value);
+    }
+
     private static final class Mapper {
         static final ObjectMapper INSTANCE = JsonMapper.builder()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -22,26 +22,22 @@ public record ConfigOption(String id, String name, String description, String ca
         ArrayNode all = Json.array();
         for (ConfigOption o : options) {
             ObjectNode n = all.addObject();
-            putIfPresent(n, "id", o.id);
-            putIfPresent(n, "name", o.name);
-            putIfPresent(n, "description", o.description);
-            putIfPresent(n, "category", o.category);
-            putIfPresent(n, "type", o.type);
-            putIfPresent(n, "currentValue", o.currentValue);
+            Json.putIfPresent(n, "id", o.id);
+            Json.putIfPresent(n, "name", o.name);
+            Json.putIfPresent(n, "description", o.description);
+            Json.putIfPresent(n, "category", o.category);
+            Json.putIfPresent(n, "type", o.type);
+            Json.putIfPresent(n, "currentValue", o.currentValue);
             if (o.options != null) {
                 ArrayNode choices = n.putArray("options");
                 for (Choice c : o.options) {
                     ObjectNode cn = choices.addObject();
-                    putIfPresent(cn, "value", c.value);
-                    putIfPresent(cn, "name", c.name);
-                    putIfPresent(cn, "description", c.description);
+                    Json.putIfPresent(cn, "value", c.value);
+                    Json.putIfPresent(cn, "name", c.name);
+                    Json.putIfPresent(cn, "description", c.description);
                 }
             }
         }
         return all;
-    }
-
-    static void putIfPresent(ObjectNode n, String field, String value) {
-        if (value != null) n.put(field, value);
     }
 }

@@ -11,14 +11,14 @@ public record SessionMode(String id, String name, String description) {
         /** The tree the mapper would make of this state (absent fields left out), built without the mapper. */
         public ObjectNode toTree() {
             ObjectNode n = Json.object();
-            ConfigOption.putIfPresent(n, "currentModeId", currentModeId);
+            Json.putIfPresent(n, "currentModeId", currentModeId);
             if (availableModes != null) {
                 ArrayNode modes = n.putArray("availableModes");
                 for (SessionMode m : availableModes) {
                     ObjectNode mn = modes.addObject();
-                    ConfigOption.putIfPresent(mn, "id", m.id);
-                    ConfigOption.putIfPresent(mn, "name", m.name);
-                    ConfigOption.putIfPresent(mn, "description", m.description);
+                    Json.putIfPresent(mn, "id", m.id);
+                    Json.putIfPresent(mn, "name", m.name);
+                    Json.putIfPresent(mn, "description", m.description);
                 }
             }
             return n;
