@@ -7,6 +7,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 . "$here/scripts/find-jdk.sh"
+. "$here/scripts/maven.sh"
 cd "$here"
 tree="${2:-}"
 if [ -z "$tree" ]; then
@@ -16,7 +17,7 @@ if [ -z "$tree" ]; then
     mkdir -p "$tree.tmp" && (cd "$tree.tmp" && unzip -q "$zip") && mv "$tree.tmp" "$tree"
   fi
 fi
-mvn -B -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
+agent_maven -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
 exec "$JAVA_CMD" "@$here/launcher/jvm.options" \
   -cp "target/test-classes:target/classes:$(cat target/bench.cp)" cn.agentao.agent.bench.SearchBenchmark \
   "${1:-7}" "$tree"
