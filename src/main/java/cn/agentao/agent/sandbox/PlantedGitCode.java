@@ -63,14 +63,17 @@ public final class PlantedGitCode {
 
     private final List<Path> roots;
     private final Path cwd;
-    /** Hook directory → its entries' fingerprints. */
+    /** The git directories seen before: looked at again even if the walk does not reach them after. */
+    private final Set<Path> known;
+    /** Hook directory → its entries' fingerprints ({@code "link:…"} under the name "" when it is a link). */
     private final Map<Path, Map<String, String>> hooks;
     /** Config file → its bytes. */
     private final Map<Path, byte[]> configs;
 
-    private PlantedGitCode(List<Path> roots, Path cwd, Map<Path, Map<String, String>> hooks, Map<Path, byte[]> configs) {
+    private PlantedGitCode(List<Path> roots, Path cwd, Set<Path> known, Map<Path, Map<String, String>> hooks, Map<Path, byte[]> configs) {
         this.roots = roots;
         this.cwd = cwd;
+        this.known = known;
         this.hooks = hooks;
         this.configs = configs;
     }
@@ -81,15 +84,16 @@ public final class PlantedGitCode {
         Path dir = real(cwd);
         Map<Path, Map<String, String>> hooks = new HashMap<>();
         Map<Path, byte[]> configs = new HashMap<>();
-        for (Path git : gitDirectories(real, dir)) {
+        Set<Path> known = gitDirectories(real, dir);
+        for (Path git : known) {
             for (String c : CONFIGS) {
                 byte[] bytes = read(git.resolve(c), MAX_CONFIG);
                 if (bytes != null) configs.put(git.resolve(c), bytes);
             }
             Path h = hookDirectory(git, real);
-            hooks.put(h, fingerprints(h));
+            hooks.put(h, fingerprints(h, real));
         }
-        return new PlantedGitCode(real, dir, hooks, configs);
+        return new PlantedGitCode(real, dir, known, hooks, configs);
     }
 
     /**
@@ -98,11 +102,18 @@ public final class PlantedGitCode {
      */
     public List<String> after() {
         List<String> done = new ArrayList<>();
-        for (Path git : gitDirectories(roots, cwd)) {
+        Set<Path> dirs = gitDirectories(roots, cwd);
+        for (Path g : known) if (isGitDirectory(g) && inside(g, roots)) dirs.add(g); // however many entries came first
+        for (Path git : dirs) {
             for (String c : CONFIGS) cleanConfig(git.resolve(c), done);
             Path h = hookDirectory(git, roots);
             Map<String, String> was = hooks.getOrDefault(h, Map.of());
-            for (Map.Entry<String, String> e : fingerprints(h).entrySet()) {
+            Map<String, String> now = fingerprints(h, roots);
+            if (now.containsKey("") && !now.get("").equals(was.get(""))) { // a hook directory linked elsewhere: set aside
+                disarm(h, done);
+                continue;
+            }
+            for (Map.Entry<String, String> e : now.entrySet()) {
                 if (!e.getValue().equals(was.get(e.getKey()))) disarm(h.resolve(e.getKey()), done);
             }
         }
@@ -197,10 +208,21 @@ public final class PlantedGitCode {
 
     // ---- hooks ----
 
-    /** Name → "size:time:mode:sha256" of each entry of a hook directory that git could run (no {@code *.sample}). */
-    private static Map<String, String> fingerprints(Path dir) {
+    /**
+     * Name → "size:time:mode:sha256" of each entry of a hook directory that git could run (no {@code *.sample});
+     * a directory that is a link is "" → its target, and its entries only when it stays inside a root (nothing
+     * outside the workspace is ever renamed).
+     */
+    private static Map<String, String> fingerprints(Path dir, List<Path> roots) {
         Map<String, String> out = new LinkedHashMap<>();
-        if (!Files.isDirectory(dir)) return out;
+        if (Files.isSymbolicLink(dir)) {
+            try {
+                out.put("", "link:" + Files.readSymbolicLink(dir));
+            } catch (IOException e) {
+                out.put("", "link:?");
+            }
+        }
+        if (!Files.isDirectory(dir) || !inside(dir, roots)) return out;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path e : entries) {
                 String name = e.getFileName().toString();

@@ -88,6 +88,22 @@ class PlantedGitCodeTest {
     }
 
     @Test
+    void aHookDirectoryLinkedOutsideIsSetAsideAndNothingOutsideIsRenamed(@TempDir Path elsewhere) throws Exception {
+        Path git = repo("lib", DEFAULT);
+        executable(elsewhere.resolve("pre-commit"), "#!/bin/sh\n");
+        PlantedGitCode check = PlantedGitCode.before(List.of(ws), ws);
+        Path hooks = git.resolve("hooks");
+        Files.delete(hooks.resolve("pre-commit.sample"));
+        Files.delete(hooks);
+        Files.createSymbolicLink(hooks, elsewhere);
+        List<String> done = check.after();
+        assertEquals(1, done.size(), done.toString());
+        assertFalse(Files.exists(hooks, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertTrue(Files.isSymbolicLink(git.resolve("hooks" + PlantedGitCode.DISABLED)));
+        assertTrue(Files.isExecutable(elsewhere.resolve("pre-commit")), "a file outside the workspace is never touched");
+    }
+
+    @Test
     void aRepositoryTheCommandCreatedIsCheckedWhole() throws Exception {
         PlantedGitCode check = PlantedGitCode.before(List.of(ws), ws);
         Path git = repo("a/b", DEFAULT + "[core]\n\tsshCommand = evil\n");

@@ -99,12 +99,12 @@ class PlantedCodeIT {
                 shell("mv lib lib.orig && cp -a lib.orig lib && " + hook(marker).formatted("lib/.git")));
         assertFalse(o.asked(), "ran in the sandbox: " + o.questions());
         assertTrue(Files.isDirectory(ws.resolve("lib.orig")), "the command did run: " + o.toolResult());
-        assertTrue(o.toolResult().contains("pre-commit"), "the model is told what was disarmed: " + o.toolResult());
 
         Files.writeString(ws.resolve("lib/b.txt"), "b\n");
         assertEquals(0, git(ws.resolve("lib"), "add", "b.txt"));
         assertEquals(0, git(ws.resolve("lib"), "commit", "-q", "-m", "the user's next commit"), "the commit itself works");
         assertFalse(Files.exists(marker), "the planted pre-commit ran at the user's commit");
+        assertTrue(o.toolResult().contains("pre-commit"), "the model is told what was disarmed: " + o.toolResult());
         assertFalse(Files.isExecutable(ws.resolve("lib/.git/hooks/pre-commit.disabled-by-agent")), "kept for the user to look at, not runnable");
         assertTrue(Files.readString(ws.resolve("lib/.git/config")).contains("kept"), "the rest of the copy is untouched");
     }
@@ -213,10 +213,14 @@ class PlantedCodeIT {
         assertTrue(Files.readString(ws.resolve("mcp/start.sh")).contains(rewritten.toString()), "the script was rewritten: " + o.toolResult());
 
         String id = h.newSession(ws);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline && !Files.exists(rewritten) && trustQuestions() == asked) Thread.sleep(50);
+        assertFalse(Files.exists(rewritten), "the rewritten script ran unasked");
         awaitNotice(id, "were not started");
         assertTrue(trustQuestions() > asked, "the next session asks again");
         String question = h.questions.get(h.questions.size() - 1).toString();
         assertTrue(question.contains("mcp/start.sh (changed since you trusted it)"), "the question names the changed file: " + question);
+        assertTrue(awaitNotice(id, "mcp/start.sh has changed").contains("wait for your answer again"), "a notice says why");
         assertFalse(Files.exists(rewritten), "the rewritten script ran unasked");
     }
 }

@@ -23,9 +23,10 @@ import java.util.Optional;
  *
  * <p>A start file is a word of a server's {@code command} and {@code args} (also the part after {@code =} of an
  * {@code --option=value}, and the module after {@code -m}, as {@code NAME.py} or the package directory {@code NAME/})
- * that names an existing file or directory inside the project; a directory counts with every file below it (up to
- * {@value #MAX_TREE_FILES}; {@code node_modules}, {@code .git} and {@code __pycache__} are left out). A word with
- * {@code ${…}} is not followed, nor is what those files load in turn.
+ * that names an existing file inside the project; a package directory counts with every file below it (up to
+ * {@value #MAX_TREE_FILES}; {@code node_modules}, {@code .git} and {@code __pycache__} are left out), another
+ * directory is taken for data (a filesystem server's root). A word with {@code ${…}} is not followed, nor is what
+ * those files load in turn.
  */
 public record ProjectMcpFile(Path file, String text, String digest, Map<String, String> startFiles) {
     static final int MAX_TREE_FILES = 2000;
@@ -60,19 +61,20 @@ public record ProjectMcpFile(Path file, String text, String digest, Map<String, 
             for (int i = 0; i < words.size(); i++) {
                 String w = words.get(i);
                 if (w == null || w.isEmpty() || w.contains("${")) continue;
-                List<String> names = new ArrayList<>(List.of(w));
-                if (w.startsWith("-") && w.indexOf('=') > 0) names.add(w.substring(w.indexOf('=') + 1));
+                fingerprint(project, w, false, out);
+                if (w.startsWith("-") && w.indexOf('=') > 0) fingerprint(project, w.substring(w.indexOf('=') + 1), false, out);
                 if (i > 0 && "-m".equals(words.get(i - 1))) {
                     String module = w.replace('.', '/');
-                    names.addAll(List.of(module + ".py", module));
+                    fingerprint(project, module + ".py", false, out);
+                    fingerprint(project, module, true, out);
                 }
-                for (String n : names) fingerprint(project, n, out);
             }
         }
         return out;
     }
 
-    private static void fingerprint(Path project, String name, Map<String, String> out) {
+    /** Adds {@code name}'s digest when it is a file inside the project (or a directory, when {@code tree}). */
+    private static void fingerprint(Path project, String name, boolean tree, Map<String, String> out) {
         Path p;
         try {
             p = project.resolve(name).normalize();
@@ -89,7 +91,7 @@ public record ProjectMcpFile(Path file, String text, String digest, Map<String, 
         try {
             if (Files.isRegularFile(r)) {
                 out.put(key, sha256(Files.readAllBytes(r)));
-            } else if (Files.isDirectory(r)) {
+            } else if (tree && Files.isDirectory(r)) {
                 out.put(key, treeDigest(r));
             }
         } catch (IOException e) {
