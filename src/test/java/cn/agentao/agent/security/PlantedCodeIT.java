@@ -1,10 +1,8 @@
 package cn.agentao.agent.security;
 
 import cn.agentao.agent.sandbox.Sandboxes;
-import cn.agentao.agent.util.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static cn.agentao.agent.security.SandboxSecurityIT.shell;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -51,14 +50,6 @@ class PlantedCodeIT {
         if (h != null) h.close();
     }
 
-    @BeforeEach
-    void rejectByDefault() {
-        h.answer("reject_once");
-    }
-
-    static String shell(String command) {
-        return Json.object().put("command", command).toString();
-    }
 
     /** Runs git as the user would, outside any sandbox; returns its exit code. */
     static int git(Path dir, String... args) throws Exception {
@@ -171,13 +162,14 @@ class PlantedCodeIT {
         return (int) h.questions.stream().filter(q -> q.path("toolCall").path("toolCallId").asText().startsWith("trust_")).count();
     }
 
-    private static boolean awaitFile(Path f) throws InterruptedException {
+    /** Waits up to 30 s for {@code condition}; returns whether it came. */
+    private static boolean await(java.util.function.BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(f)) return true;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) return false;
             Thread.sleep(50);
         }
-        return false;
+        return true;
     }
 
     private static String awaitNotice(String sessionId, String text) throws InterruptedException {
@@ -203,7 +195,7 @@ class PlantedCodeIT {
         Files.writeString(ws.resolve(".agent/mcp.json"), "{\"mcpServers\": {\"tools\": {\"command\": \"sh\", \"args\": [\"mcp/start.sh\"]}}}");
         h.answer("allow_always");
         h.newSession(ws);
-        assertTrue(awaitFile(trusted), "the trusted server started");
+        assertTrue(await(() -> Files.exists(trusted)), "the trusted server started");
 
         h.answer("reject_once");
         int asked = trustQuestions();
@@ -213,8 +205,7 @@ class PlantedCodeIT {
         assertTrue(Files.readString(ws.resolve("mcp/start.sh")).contains(rewritten.toString()), "the script was rewritten: " + o.toolResult());
 
         String id = h.newSession(ws);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline && !Files.exists(rewritten) && trustQuestions() == asked) Thread.sleep(50);
+        await(() -> Files.exists(rewritten) || trustQuestions() > asked);
         assertFalse(Files.exists(rewritten), "the rewritten script ran unasked");
         awaitNotice(id, "were not started");
         assertTrue(trustQuestions() > asked, "the next session asks again");
