@@ -36,7 +36,7 @@ import java.util.Set;
  * A server installs it on each of its contexts ({@code context.getFilters().add(guard)}).
  */
 public final class HttpDoorGuard extends Filter {
-    private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "[::1]");
+    private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[::1]");
     private static final Set<String> JSON_TYPES = Set.of("application/json", "application/a2a+json");
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
     private static final String CORS_METHODS = "GET, HEAD, POST, OPTIONS";
@@ -56,7 +56,13 @@ public final class HttpDoorGuard extends Filter {
         InetAddress address = bound.getAddress();
         this.port = bound.getPort();
         this.wildcard = address.isAnyLocalAddress();
-        if (address.isLoopbackAddress() || wildcard) names.addAll(LOOPBACK_NAMES);
+        if (address.isLoopbackAddress() || wildcard) {
+            for (String n : LOOPBACK_NAMES) {
+                names.add(n);
+                String canonical = canonicalLiteral(n);
+                if (canonical != null) names.add(canonical);
+            }
+        }
         if (!wildcard) names.add(literal(address));
         Set<String> hosts = new LinkedHashSet<>();
         for (String h : allowedHosts) hosts.add(allowedHost(h));
@@ -142,7 +148,8 @@ public final class HttpDoorGuard extends Filter {
     }
 
     private String names() {
-        return wildcard ? "an address of this machine or localhost, port " + port : String.join(", ", names) + " with port " + port;
+        if (wildcard) return "an address of this machine or localhost, port " + port;
+        return (names.contains("localhost") ? String.join(", ", LOOPBACK_NAMES) : String.join(", ", names)) + " with port " + port;
     }
 
     /** Whether a Host header ({@code name[:port]}) names this server. */
