@@ -24,7 +24,7 @@ import static cn.agentao.agent.connect.smcp.SmcpTestOffice.ev;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The agent's side of A2C-SMCP against a real Socket.IO office (Node socket.io) with scripted Computers. */
-class SmcpOfficeTest {
+class SmcpOfficeIT {
     static final Duration WAIT = Duration.ofSeconds(30);
     final List<AutoCloseable> open = new ArrayList<>();
     final List<String> notices = new CopyOnWriteArrayList<>();
