@@ -70,7 +70,7 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Log level: error, warn, info, debug or trace (default: ${DEFAULT-VALUE}). Logs go to stderr.")
     String logLevel;
 
-    @Option(names = AcpLaunch.LOG_FILE, paramLabel = "FILE", description = "Write logs to FILE instead of stderr.")
+    @Option(names = AcpLaunch.LOG_FILE, paramLabel = "FILE", description = "Write logs to FILE (readable by you only) instead of stderr.")
     Path logFile;
 
     @Option(names = AcpLaunch.SESSIONS_DIR, paramLabel = "DIR",
