@@ -90,10 +90,11 @@ class StreamFaultsIT {
 
     @Test
     void overAcpACutAnswerFailsThePromptAndIsSavedMarked() throws Exception {
+        String id;
         try (AgentProcess agent = AgentProcess.start(env, "--acp")) {
             agent.call("initialize", Json.object().put("protocolVersion", 1).set("clientCapabilities", Json.object()));
             JsonNode created = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()));
-            String id = created.path("result").path("sessionId").asText();
+            id = created.path("result").path("sessionId").asText();
             model.enqueue(Script.reply().text("Step one, ", "step two").truncate());
             JsonNode answer = agent.call("session/prompt", prompt(id, "plan it"), Duration.ofSeconds(60));
             assertTrue(answer.has("error"), "not end_turn, which says the turn ended successfully: " + answer);
@@ -102,16 +103,15 @@ class StreamFaultsIT {
             String streamed = text(agent, id);
             assertTrue(streamed.startsWith("Step one, step two"), streamed);
             assertTrue(streamed.contains("cut off"), "marked where the user reads it: " + streamed);
-
-            // the saved conversation shows the part that came, marked
-            try (AgentProcess again = AgentProcess.start(env, "--acp")) {
-                again.call("initialize", Json.object().put("protocolVersion", 1).set("clientCapabilities", Json.object()));
-                JsonNode loaded = again.call("session/load", Json.object().put("sessionId", id).put("cwd", ws.toString())
-                        .set("mcpServers", Json.mapper().createArrayNode()), Duration.ofSeconds(30));
-                assertTrue(loaded.has("result"), loaded.toString());
-                String replayed = text(again, id);
-                assertTrue(replayed.contains("Step one, step two") && replayed.contains("cut off"), replayed);
-            }
+        }
+        // the saved conversation shows the part that came, marked
+        try (AgentProcess again = AgentProcess.start(env, "--acp")) {
+            again.call("initialize", Json.object().put("protocolVersion", 1).set("clientCapabilities", Json.object()));
+            JsonNode loaded = again.call("session/load", Json.object().put("sessionId", id).put("cwd", ws.toString())
+                    .set("mcpServers", Json.mapper().createArrayNode()), Duration.ofSeconds(30));
+            assertTrue(loaded.has("result"), loaded.toString());
+            String replayed = text(again, id);
+            assertTrue(replayed.contains("Step one, step two") && replayed.contains("cut off"), replayed);
         }
     }
 
@@ -155,6 +155,17 @@ class StreamFaultsIT {
         assertTrue(r.stderr().contains("more than 16 MiB"), r.stderr());
         assertEquals("", r.stdout().strip());
         assertEquals(1, model.requests().size(), "refused, not retried");
+    }
+
+    @Test
+    void theIdleTimeoutIsTheProvidersOwn() throws Exception {
+        Path config = Files.createDirectories(dir.resolve("config/agent"));
+        Files.writeString(config.resolve("config.json"), "{\"providers\": {\"openai\": {\"idleTimeoutSeconds\": 1}}}");
+        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
+        model.enqueue(Script.reply().hang()); // keep-alive comments only, which are not output
+        AgentRun.Result r = print("anyone there?");
+        assertEquals(1, r.exit(), r.stdout() + r.stderr());
+        assertTrue(r.stderr().contains("sent nothing for 1 s"), r.stderr());
     }
 
     private static ObjectNode prompt(String sessionId, String text) {

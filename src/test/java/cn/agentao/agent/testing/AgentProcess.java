@@ -88,6 +88,11 @@ public final class AgentProcess implements AutoCloseable {
                 "AGENT_SESSIONS_DIR", dir.resolve("store").toString()), "--acp");
     }
 
+    /** Starts a command made with {@link #command} (e.g. with a wrapper such as bwrap put in front). */
+    public static AgentProcess start(ProcessBuilder command) throws IOException {
+        return new AgentProcess(command.start());
+    }
+
     /** Starts {@code launcher} (e.g. an unpacked release archive's bin/agent) with exactly {@code env}. */
     public static AgentProcess startExactly(Path launcher, Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""One very large chunk: `agent -p` answered by the scripted model with a single text chunk of N MiB, against the
+same run answered with one byte (the difference is what the chunk itself costs: reading, parsing, printing).
+Past the agent's per-event limit (16 MiB) the answer is refused at once.
+
+Usage: python3 bench/big-chunk.py [MiB...]   (after bin/build; default sizes 1 4 8 15 50)
+"""
+import importlib.util, json, os, statistics, subprocess, sys, tempfile, time, urllib.request
+
+HERE = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(HERE, "bench"))
+_spec = importlib.util.spec_from_file_location("first_prompt", os.path.join(HERE, "bench", "first-prompt.py"))
+_first_prompt = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_first_prompt)
+start_model = _first_prompt.start_model  # the scripted model on a free port
+
+
+def configure(base, script):
+    req = urllib.request.Request(base + "/_fake/configure", data=json.dumps({"queue": [script]}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(req).read()
+
+
+def run(base, tmp):
+    env = {"PATH": os.environ["PATH"], "HOME": tmp, "XDG_CONFIG_HOME": tmp + "/config", "XDG_DATA_HOME": tmp + "/data",
+           "XDG_STATE_HOME": tmp + "/state", "OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": base + "/v1",
+           "OPENAI_MODEL": "fake-model", "AGENT_SESSIONS_DIR": tmp + "/store"}
+    if "JAVA_HOME" in os.environ:
+        env["JAVA_HOME"] = os.environ["JAVA_HOME"]
+    t0 = time.perf_counter()
+    p = subprocess.run([os.path.join(HERE, "bin", "agent"), "-p", "hi"], cwd=tmp, env=env, capture_output=True)
+    return time.perf_counter() - t0, p.returncode, len(p.stdout), p.stderr.decode(errors="replace").strip()[:160]
+
+
+def main():
+    sizes = [float(a) for a in sys.argv[1:]] or [1, 4, 8, 15, 50]
+    server, base = start_model()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            base_times = []
+            for _ in range(3):
+                configure(base, "x")
+                base_times.append(run(base, tmp)[0])
+            baseline = statistics.median(base_times)
+            print(f"one-byte answer: {baseline:.2f} s (median of 3)")
+            for mib in sizes:
+                configure(base, {"steps": [{"text": ["x" * int(mib * 1024 * 1024)]}]})
+                t, rc, out, err = run(base, tmp)
+                print(f"{mib:g} MiB chunk: {t:.2f} s, {t - baseline:+.2f} s over the one-byte answer, exit {rc}, "
+                      f"{out} bytes printed{'; stderr: ' + err if err else ''}")
+    finally:
+        server.terminate()
+
+
+if __name__ == "__main__":
+    main()
