@@ -3,7 +3,8 @@
 same run answered with one byte (the difference is what the chunk itself costs: reading, parsing, printing).
 Past the agent's per-event limit (16 MiB) the answer is refused at once.
 
-Usage: python3 bench/big-chunk.py [MiB...]   (after bin/build; default sizes 1 4 8 15 50)
+Usage: python3 bench/big-chunk.py [MiB...] [-- AGENT_DIR]   (after bin/build; default sizes 1 4 8 15 50;
+       AGENT_DIR: another built checkout to measure instead of this one)
 """
 import importlib.util, json, os, statistics, subprocess, sys, tempfile, time, urllib.request
 
@@ -21,6 +22,9 @@ def configure(base, script):
     urllib.request.urlopen(req).read()
 
 
+AGENT = HERE
+
+
 def run(base, tmp):
     env = {"PATH": os.environ["PATH"], "HOME": tmp, "XDG_CONFIG_HOME": tmp + "/config", "XDG_DATA_HOME": tmp + "/data",
            "XDG_STATE_HOME": tmp + "/state", "OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": base + "/v1",
@@ -28,12 +32,17 @@ def run(base, tmp):
     if "JAVA_HOME" in os.environ:
         env["JAVA_HOME"] = os.environ["JAVA_HOME"]
     t0 = time.perf_counter()
-    p = subprocess.run([os.path.join(HERE, "bin", "agent"), "-p", "hi"], cwd=tmp, env=env, capture_output=True)
+    p = subprocess.run([os.path.join(AGENT, "bin", "agent"), "-p", "hi"], cwd=tmp, env=env, capture_output=True)
     return time.perf_counter() - t0, p.returncode, len(p.stdout), p.stderr.decode(errors="replace").strip()[:160]
 
 
 def main():
-    sizes = [float(a) for a in sys.argv[1:]] or [1, 4, 8, 15, 50]
+    global AGENT
+    args = sys.argv[1:]
+    if "--" in args:
+        AGENT = os.path.abspath(args[args.index("--") + 1])
+        args = args[:args.index("--")]
+    sizes = [float(a) for a in args] or [1, 4, 8, 15, 50]
     server, base = start_model()
     try:
         with tempfile.TemporaryDirectory() as tmp:
