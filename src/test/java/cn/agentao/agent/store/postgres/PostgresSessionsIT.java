@@ -133,6 +133,7 @@ class PostgresSessionsIT {
             String during = turn(a, id, "second");
             assertTrue(during.contains("two"), "the answer still streams: " + during);
             assertTrue(during.contains("could not be saved"), "told in the turn: " + during);
+            assertFalse(during.contains("reopen"), "it heals by itself, so it does not also ask to reopen: " + during);
         } finally {
             PostgresServer.shared().startServer();
         }
