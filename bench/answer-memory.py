@@ -13,18 +13,14 @@ _spec = importlib.util.spec_from_file_location("first_prompt", os.path.join(HERE
 _first_prompt = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_first_prompt)
 from startup import rss_kb  # noqa: E402
+from pipelined import agent_env, command_and_args  # noqa: E402
 
 
 def answer_rss(cmd, base, chunks, tmp):
     body = json.dumps({"queue": [{"steps": [{"text": ["word "] * chunks}]}]}).encode()
     urllib.request.urlopen(urllib.request.Request(base + "/_fake/configure", data=body,
                                                   headers={"Content-Type": "application/json"})).read()
-    env = {"PATH": os.environ["PATH"], "HOME": tmp, "XDG_CONFIG_HOME": tmp + "/c", "XDG_DATA_HOME": tmp + "/d",
-           "XDG_STATE_HOME": tmp + "/s", "AGENT_SESSIONS_DIR": tmp + "/store", "OPENAI_API_KEY": "test-key",
-           "OPENAI_BASE_URL": base + "/v1", "OPENAI_MODEL": "fake-model"}
-    for k in ("JAVA_HOME", "JAVA_TOOL_OPTIONS"):
-        if k in os.environ:
-            env[k] = os.environ[k]
+    env = agent_env(tmp, base)
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
 
     def send(m):
@@ -50,11 +46,7 @@ def answer_rss(cmd, base, chunks, tmp):
 
 
 def main():
-    args = sys.argv[1:]
-    cmd = [os.path.join(HERE, "bin", "agent"), "--acp"]
-    if "--" in args:
-        cmd = args[args.index("--") + 1:]
-        args = args[:args.index("--")]
+    args, cmd = command_and_args(sys.argv[1:], [os.path.join(HERE, "bin", "agent"), "--acp"])
     short, long_ = (int(args[0]), int(args[1])) if len(args) >= 2 else (20_000, 600_000)
     server, base = _first_prompt.start_model()
     try:

@@ -14,6 +14,7 @@ _spec = importlib.util.spec_from_file_location("first_prompt", os.path.join(HERE
 _first_prompt = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_first_prompt)
 start_model = _first_prompt.start_model  # the scripted model on a free port
+from pipelined import agent_env, command_and_args  # noqa: E402
 
 
 def configure(base, script):
@@ -26,11 +27,7 @@ AGENT = HERE
 
 
 def run(base, tmp):
-    env = {"PATH": os.environ["PATH"], "HOME": tmp, "XDG_CONFIG_HOME": tmp + "/config", "XDG_DATA_HOME": tmp + "/data",
-           "XDG_STATE_HOME": tmp + "/state", "OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": base + "/v1",
-           "OPENAI_MODEL": "fake-model", "AGENT_SESSIONS_DIR": tmp + "/store"}
-    if "JAVA_HOME" in os.environ:
-        env["JAVA_HOME"] = os.environ["JAVA_HOME"]
+    env = agent_env(tmp, base)
     t0 = time.perf_counter()
     p = subprocess.run([os.path.join(AGENT, "bin", "agent"), "-p", "hi"], cwd=tmp, env=env, capture_output=True)
     return time.perf_counter() - t0, p.returncode, len(p.stdout), p.stderr.decode(errors="replace").strip()[:160]
@@ -38,10 +35,8 @@ def run(base, tmp):
 
 def main():
     global AGENT
-    args = sys.argv[1:]
-    if "--" in args:
-        AGENT = os.path.abspath(args[args.index("--") + 1])
-        args = args[:args.index("--")]
+    args, other = command_and_args(sys.argv[1:], [HERE])
+    AGENT = os.path.abspath(other[0])
     sizes = [float(a) for a in args] or [1, 4, 8, 15, 50]
     server, base = start_model()
     try:

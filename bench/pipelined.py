@@ -17,19 +17,29 @@ def rss_mb(pid):
     return 0
 
 
+def agent_env(tmp, model_base_url):
+    """A clean environment for an agent under `tmp`, its OpenAI-compatible provider at `model_base_url`."""
+    env = {"PATH": os.environ["PATH"], "HOME": tmp, "XDG_CONFIG_HOME": tmp + "/c", "XDG_DATA_HOME": tmp + "/d",
+           "XDG_STATE_HOME": tmp + "/s", "AGENT_SESSIONS_DIR": tmp + "/store", "OPENAI_API_KEY": "test-key",
+           "OPENAI_BASE_URL": model_base_url + "/v1", "OPENAI_MODEL": "fake-model"}
+    for k in ("JAVA_HOME", "JAVA_TOOL_OPTIONS"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+    return env
+
+
+def command_and_args(argv, default_cmd):
+    """`args [-- command...]`: the arguments before `--`, and the command after it (else `default_cmd`)."""
+    if "--" in argv:
+        return argv[:argv.index("--")], argv[argv.index("--") + 1:]
+    return argv, default_cmd
+
+
 def main():
-    args = sys.argv[1:]
-    cmd = [os.path.join(HERE, "bin", "agent"), "--acp"]
-    if "--" in args:
-        cmd = args[args.index("--") + 1:]
-        args = args[:args.index("--")]
+    args, cmd = command_and_args(sys.argv[1:], [os.path.join(HERE, "bin", "agent"), "--acp"])
     n = int(args[0]) if args else 100_000
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"PATH": os.environ["PATH"], "HOME": tmp, "XDG_CONFIG_HOME": tmp + "/c", "XDG_DATA_HOME": tmp + "/d",
-               "XDG_STATE_HOME": tmp + "/s", "AGENT_SESSIONS_DIR": tmp + "/store", "OPENAI_API_KEY": "k",
-               "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_MODEL": "m"}
-        if "JAVA_HOME" in os.environ:
-            env["JAVA_HOME"] = os.environ["JAVA_HOME"]
+        env = agent_env(tmp, "http://127.0.0.1:9")
         p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         p.stdin.write(b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n')
         p.stdin.flush()

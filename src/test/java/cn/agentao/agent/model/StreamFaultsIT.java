@@ -6,7 +6,6 @@ import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -96,11 +94,11 @@ class StreamFaultsIT {
             JsonNode created = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()));
             id = created.path("result").path("sessionId").asText();
             model.enqueue(Script.reply().text("Step one, ", "step two").truncate());
-            JsonNode answer = agent.call("session/prompt", prompt(id, "plan it"), Duration.ofSeconds(60));
+            JsonNode answer = agent.call("session/prompt", AgentProcess.prompt(id, "plan it"), Duration.ofSeconds(60));
             assertTrue(answer.has("error"), "not end_turn, which says the turn ended successfully: " + answer);
             assertTrue(answer.path("error").path("message").asText().contains("cut off"), answer.toString());
             assertTrue(answer.path("error").path("data").path("answerCut").asBoolean(), answer.toString());
-            String streamed = text(agent, id);
+            String streamed = agent.agentText(id);
             assertTrue(streamed.startsWith("Step one, step two"), streamed);
             assertTrue(streamed.contains("cut off"), "marked where the user reads it: " + streamed);
         }
@@ -110,7 +108,7 @@ class StreamFaultsIT {
             JsonNode loaded = again.call("session/load", Json.object().put("sessionId", id).put("cwd", ws.toString())
                     .set("mcpServers", Json.mapper().createArrayNode()), Duration.ofSeconds(30));
             assertTrue(loaded.has("result"), loaded.toString());
-            String replayed = text(again, id);
+            String replayed = again.agentText(id);
             assertTrue(replayed.contains("Step one, step two") && replayed.contains("cut off"), replayed);
         }
     }
@@ -168,14 +166,5 @@ class StreamFaultsIT {
         assertTrue(r.stderr().contains("sent nothing for 1 s"), r.stderr());
     }
 
-    private static ObjectNode prompt(String sessionId, String text) {
-        ObjectNode p = Json.object().put("sessionId", sessionId);
-        p.putArray("prompt").addObject().put("type", "text").put("text", text);
-        return p;
-    }
 
-    private static String text(AgentProcess agent, String sessionId) {
-        return agent.updates(sessionId).stream().filter(u -> "agent_message_chunk".equals(u.path("sessionUpdate").asText()))
-                .map(u -> u.path("content").path("text").asText()).collect(Collectors.joining());
-    }
 }

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -37,7 +36,7 @@ class ReadOnlyStoreIT {
                 init(a);
                 id = a.call("session/new", setup(ws)).path("result").path("sessionId").asText();
                 model.enqueue(Script.textReply("Noted: parsnip."));
-                assertEquals("end_turn", a.call("session/prompt", prompt(id, "remember parsnip")).path("result").path("stopReason").asText());
+                assertEquals("end_turn", a.call("session/prompt", AgentProcess.prompt(id, "remember parsnip")).path("result").path("stopReason").asText());
             }
             String savedBefore = logs(store);
 
@@ -47,14 +46,14 @@ class ReadOnlyStoreIT {
                 init(b);
                 JsonNode loaded = b.call("session/load", setup(ws).put("sessionId", id), Duration.ofSeconds(30));
                 assertTrue(loaded.has("result"), "a read-only store still shows its conversations: " + loaded);
-                String shown = text(b, id);
+                String shown = b.agentText(id);
                 assertTrue(shown.contains("Noted: parsnip."), "replayed: " + shown);
                 b.await(m -> m.toString().contains("opened read-only"), Duration.ofSeconds(10)); // the notice, once ready
 
                 model.enqueue(Script.textReply("Still here."));
-                JsonNode turn = b.call("session/prompt", prompt(id, "and now?"), Duration.ofSeconds(30));
+                JsonNode turn = b.call("session/prompt", AgentProcess.prompt(id, "and now?"), Duration.ofSeconds(30));
                 assertEquals("end_turn", turn.path("result").path("stopReason").asText(), turn.toString());
-                String after = text(b, id);
+                String after = b.agentText(id);
                 assertTrue(after.contains("Still here."), after);
                 assertTrue(after.contains("This turn is not saved"), "the turn says it is not saved: " + after);
                 assertTrue(model.lastRequest().messages().toString().contains("remember parsnip"), "the history went to the model");
@@ -73,16 +72,7 @@ class ReadOnlyStoreIT {
         return p;
     }
 
-    private static ObjectNode prompt(String sessionId, String text) {
-        ObjectNode p = Json.object().put("sessionId", sessionId);
-        p.putArray("prompt").addObject().put("type", "text").put("text", text);
-        return p;
-    }
 
-    private static String text(AgentProcess agent, String sessionId) {
-        return agent.updates(sessionId).stream().filter(u -> "agent_message_chunk".equals(u.path("sessionUpdate").asText()))
-                .map(u -> u.path("content").path("text").asText()).collect(Collectors.joining());
-    }
 
     private static String logs(Path store) throws Exception {
         try (Stream<Path> files = Files.walk(store)) {
