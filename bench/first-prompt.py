@@ -104,4 +104,5 @@ def main():
         model.terminate(); model.wait()
 
 
-main()
+if __name__ == "__main__":  # bench/big-chunk.py imports start_model from here
+    main()

@@ -203,6 +203,7 @@ public final class Session {
         private final StringBuilder text = new StringBuilder(); // guarded by this
         private volatile TurnResult.Usage usage;
         private volatile String error;
+        private volatile boolean answerCut;
 
         private Turn() { }
 
@@ -237,7 +238,7 @@ public final class Session {
             try {
                 StopReason reason = body.get();
                 synchronized (this) {
-                    return new TurnResult(reason, usage, text.toString(), error);
+                    return new TurnResult(reason, usage, text.toString(), error, answerCut);
                 }
             } finally {
                 try {
@@ -253,10 +254,16 @@ public final class Session {
 
     void onClose(Runnable r) { this.onClose = r; }
 
-    /** The running turn's model call failed for {@code reason} (shown to the user as well). */
-    void turnFailed(String reason) {
+    /**
+     * The running turn's model call failed for {@code reason} (shown to the user as well); {@code cut}: after part of
+     * the answer was shown.
+     */
+    void turnFailed(String reason, boolean cut) {
         Turn t = activeTurn.get();
-        if (t != null) t.error = reason;
+        if (t != null) {
+            t.error = reason;
+            t.answerCut = cut;
+        }
     }
 
     /** Shows an event through the host; the running turn keeps its answer text and usage for its result. */

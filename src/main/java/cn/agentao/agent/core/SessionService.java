@@ -175,11 +175,23 @@ public final class SessionService implements AutoCloseable {
     public Session reopen(String id, Spec spec, Host host, boolean replay) throws CoreException {
         if (live.containsKey(id)) throw new CoreException.Busy("session " + id + " is already open");
         if (store.shared()) return reopenShared(id, spec, host, replay);
-        SessionLease writer = saved(id, () -> store.lease(id));
+        SessionLease writer;
+        String readOnly = null;
+        try {
+            writer = store.lease(id);
+        } catch (SessionStoreException e) {
+            if (e instanceof SessionBusyException || e instanceof SessionNotFoundException) throw saved(id, e);
+            // the store can be read but not written (a read-only mount, no permission): shown, but nothing more is saved
+            if (!saved(id, () -> store.exists(id))) throw CoreException.NotFound.session(id);
+            writer = null;
+            readOnly = e.getMessage();
+        }
         Session session = null;
         try {
-            SessionReplay.Restored restored = SessionReplay.restore(store, id);
-            session = new Session(id, spec, host, engine, new StoreJournal(writer));
+            SessionReplay.Restored restored = readOnly == null ? SessionReplay.restore(store, id)
+                    : saved(id, () -> SessionReplay.restore(store, id));
+            session = new Session(id, spec, host, engine, writer != null ? new StoreJournal(writer)
+                    : new UnsavedJournal(readOnly, store.relocateHint()));
             engine.open(session, restored);
             if (replay) {
                 for (AgentEvent e : restored.events()) host.emit(e);
@@ -187,7 +199,7 @@ public final class SessionService implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             if (session != null) session.close();
-            else writer.close();
+            else if (writer != null) writer.close();
             log.error("session {} could not be restored", id, e);
             throw new CoreException("session " + id + " cannot be restored: " + e.getClass().getSimpleName(), e);
         }
@@ -339,13 +351,19 @@ public final class SessionService implements AutoCloseable {
     private static <T> T saved(String id, java.util.function.Supplier<T> call) throws CoreException {
         try {
             return call.get();
-        } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
-            throw CoreException.NotFound.session(id);
-        } catch (SessionBusyException e) {
-            throw new CoreException.Busy("session " + id + " is open in another agent process");
-        } catch (SessionStoreException e) {
-            throw new CoreException("session " + id + " cannot be read: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw saved(id, e);
         }
+    }
+
+    /** The store's refusal {@code e} about session {@code id}, in the core's words (anything else is thrown on). */
+    private static CoreException saved(String id, RuntimeException e) {
+        if (e instanceof SessionNotFoundException || e instanceof IllegalArgumentException) { // IAE: not an id the store can hold
+            return CoreException.NotFound.session(id);
+        }
+        if (e instanceof SessionBusyException) return new CoreException.Busy("session " + id + " is open in another agent process");
+        if (e instanceof SessionStoreException) return new CoreException("session " + id + " cannot be read: " + e.getMessage(), e);
+        throw e;
     }
 
     private void register(Session session) {

@@ -35,7 +35,8 @@ import java.util.function.Function;
 /**
  * One prompt turn: the user's message goes to the model, its text and reasoning stream to the client, its
  * tool calls run and feed back, until the model stops, a limit is hit, or the user cancels. A failing model is
- * explained to the user and ends the turn normally.
+ * explained to the user and ends the turn; an answer that failed part way (its stream cut, cleanly or not) is kept as
+ * far as it came, marked as cut, and the turn's result says so ({@link cn.agentao.agent.core.content.TurnResult#answerCut}).
  */
 final class TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
@@ -92,8 +93,12 @@ final class TurnRunner {
                 forwarder.flushRecord(rt);
                 if (e.kind() == ModelException.Kind.CANCELLED || cancel.isCancelled()) return StopReason.CANCELLED;
                 log.warn("model call failed: {} (HTTP {})", e.kind(), e.httpStatus());
-                rt.turnFailed(e.userMessage());
-                String text = (forwarder.wroteText() ? "\n\n" : "") + "Error: " + e.userMessage();
+                // part of the answer was shown: it stays (streamed, and saved above), marked as cut by this notice
+                boolean cut = forwarder.wroteOutput();
+                String reason = cut ? "The answer was cut off. " + e.userMessage() + " What arrived above is incomplete."
+                        : e.userMessage();
+                rt.turnFailed(reason, cut);
+                String text = (forwarder.wroteText() ? "\n\n" : "") + "Error: " + reason;
                 rt.emit(AgentEvent.MessageChunk.text(text));
                 SessionRecords.agentText(rt, text);
                 return StopReason.END_TURN;
@@ -223,6 +228,9 @@ final class TurnRunner {
         }
 
         boolean wroteText() { return text.length() > 0; }
+
+        /** Whether any of the answer (text or reasoning) reached the user. */
+        boolean wroteOutput() { return text.length() > 0 || thought.length() > 0; }
 
         /** After a failed call: what did stream is kept in the session record. */
         void flushRecord(Session rt) {

@@ -44,6 +44,17 @@ public final class JsonRpcEndpoint {
     private final ConcurrentHashMap<Long, CompletableFuture<JsonNode>> outbound = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /**
+     * Backpressure: a request dispatched to a worker holds one of these until it is answered; when none is left the
+     * reader stops reading until one is, so a client pipelining requests faster than they are answered cannot grow
+     * the process (the writer's queue is bounded too). Inline handlers run on the reader and need none; a deferred rest
+     * (a prompt's turn, which may wait on the client's answers) holds none, so the reader always comes back to read
+     * those answers.
+     */
+    private final java.util.concurrent.Semaphore workerSlots = new java.util.concurrent.Semaphore(MAX_CONCURRENT_REQUESTS);
+
+    /** How many dispatched requests may run at once before the reader waits. */
+    static final int MAX_CONCURRENT_REQUESTS = 64;
 
     /** A request being handled: answered at most once; {@code cancelRequested} once the peer sent {@code $/cancel_request}. */
     private record InFlight(RequestContext ctx, AtomicBoolean answered, AtomicBoolean cancelRequested) {}
@@ -201,7 +212,14 @@ public final class JsonRpcEndpoint {
         if (entry.dispatch() == MethodTable.Dispatch.INLINE) {
             invoke(entry.handler(), p, ctx);
         } else {
-            workers.execute(() -> invoke(entry.handler(), p, ctx));
+            workerSlots.acquireUninterruptibly(); // the backpressure: blocks the reader while all slots are taken
+            workers.execute(() -> {
+                try {
+                    invoke(entry.handler(), p, ctx);
+                } finally {
+                    workerSlots.release();
+                }
+            });
         }
     }
 

@@ -2,6 +2,7 @@ package cn.agentao.agent.model;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -82,7 +83,7 @@ final class AnthropicStreamReader {
      * returns without an answer when the body ends first.
      */
     static void read(InputStream body, StreamAttempt attempt) throws IOException {
-        SseReader.read(body, new AnthropicStreamReader(attempt)::event);
+        SseReader.read(body, new AnthropicStreamReader(attempt)::event, attempt::activity);
     }
 
     /** One event's data; true when the answer is complete. */
@@ -109,6 +110,8 @@ final class AnthropicStreamReader {
                     default -> p.skipChildren();
                 }
             }
+        } catch (JsonProcessingException e) {
+            throw MalformedStreamException.of(data, length);
         }
         if (errorEvent || "error".equals(type)) {
             failed(data, length);

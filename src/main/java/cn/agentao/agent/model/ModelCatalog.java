@@ -1,6 +1,7 @@
 package cn.agentao.agent.model;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -24,6 +25,8 @@ public final class ModelCatalog {
     private final List<ModelChoice> choices;
     private final Map<String, ResolvedProvider> providers;
     private final Map<String, Integer> contextWindowOverrides;
+    /** Per provider id, its {@code idleTimeoutSeconds} from config.json. */
+    private final Map<String, Duration> idleTimeouts;
     private final ModelChoice defaultChoice;
     private final ModelOptions defaultOptions;
     private final String missingConfigurationHelp;
@@ -35,6 +38,7 @@ public final class ModelCatalog {
         this.choices = List.copyOf(assembly.choices);
         this.providers = Map.copyOf(assembly.providers);
         this.contextWindowOverrides = Map.copyOf(assembly.contextWindows);
+        this.idleTimeouts = Map.copyOf(assembly.idleTimeouts);
         this.defaultChoice = assembly.defaultChoice;
         this.defaultOptions = assembly.options;
         this.missingConfigurationHelp = assembly.help();
@@ -151,9 +155,11 @@ public final class ModelCatalog {
         return Optional.ofNullable(p != null ? p : prices.get(choice.model()));
     }
 
-    /** A client for the choice; cheap: connections are made by its first call. */
+    /** A client for the choice; cheap: connections are made by its first call. The provider's idle timeout wins. */
     public ModelClient client(ModelChoice choice, ModelOptions options) {
-        return new LangChainModelClient(resolve(choice.providerId()), choice.model(), options);
+        Duration idle = idleTimeouts.get(choice.providerId());
+        return new LangChainModelClient(resolve(choice.providerId()), choice.model(),
+                idle != null ? options.withIdleTimeout(idle) : options);
     }
 
     public ModelClient client(ModelChoice choice) {
@@ -177,6 +183,7 @@ public final class ModelCatalog {
         final List<ModelChoice> choices = new ArrayList<>();
         final Map<String, ResolvedProvider> providers = new LinkedHashMap<>();
         final Map<String, Integer> contextWindows = new LinkedHashMap<>();
+        final Map<String, Duration> idleTimeouts = new LinkedHashMap<>();
         final List<String> warnings = new ArrayList<>();
         final List<String> envMissing = new ArrayList<>();
         final List<String> configMissing = new ArrayList<>();
@@ -278,6 +285,7 @@ public final class ModelCatalog {
                 models.add(new UserConfigFile.ModelEntry(fallback, null, null, null));
             }
             providers.put(id, new ResolvedProvider(id, entry.kind(), baseUrl, apiKey, apiKeyOrigin));
+            if (entry.idleTimeoutSeconds() != null) idleTimeouts.put(id, Duration.ofSeconds(entry.idleTimeoutSeconds()));
             for (UserConfigFile.ModelEntry model : models) {
                 List<String> efforts = model.reasoningEfforts() != null ? model.reasoningEfforts()
                         : !entry.reasoningEfforts().isEmpty() ? entry.reasoningEfforts()

@@ -47,9 +47,10 @@ final class ModelErrors {
         return new ModelException(Kind.TIMEOUT, what + " for " + seconds(idle) + "; the call was abandoned.");
     }
 
+    /** The body ended cleanly but without the API's end of answer ({@code [DONE]} / finish reason, {@code message_stop}). */
     ModelException streamEndedEarly() {
-        return new ModelException(Kind.CONNECTION,
-                "The connection to the model provider closed before the answer was complete.", 0, true, null);
+        return new ModelException(Kind.CONNECTION, "The model provider's stream ended before the answer was complete "
+                + "(the connection closed without the end-of-answer event).", 0, true, null);
     }
 
     /** An HTTP error answer; {@code body} is the provider's error text. */
@@ -79,6 +80,20 @@ final class ModelErrors {
     /** A failure reported by LangChain4j or the transport, with no HTTP error status. */
     ModelException failure(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof MalformedStreamException m) { // the same request would get the same answer: not retried
+                return new ModelException(Kind.OTHER, "The model provider at " + displayUrl() + " sent data that is not a "
+                        + "valid event stream (a line starting \"" + redact(m.lineStart()) + "\"); the answer was abandoned. "
+                        + "Check that the base URL is the provider's API.", 0, false, null);
+            }
+            if (t instanceof com.fasterxml.jackson.core.JsonProcessingException) { // e.g. Ollama's lines, read by LangChain4j
+                return new ModelException(Kind.OTHER, "The model provider at " + displayUrl() + " sent data that is not "
+                        + "valid JSON; the answer was abandoned. Check that the base URL is the provider's API.", 0, false, null);
+            }
+            if (t instanceof SseReader.TooLarge) {
+                return new ModelException(Kind.OTHER, "The model provider at " + displayUrl() + " sent one event of more than "
+                        + SseReader.MAX_EVENT_BYTES / (1024 * 1024) + " MiB, the most this agent accepts; the answer was refused.",
+                        0, false, null);
+            }
             if (t instanceof ProviderErrorEvent event) {
                 return streamError(event.type(), event.code(), event.getMessage());
             }

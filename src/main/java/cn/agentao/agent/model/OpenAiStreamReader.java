@@ -2,6 +2,7 @@ package cn.agentao.agent.model;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -23,7 +24,8 @@ import java.util.TreeMap;
  * reasoning, tool call starts) and into the answer being assembled. Nothing per event is kept: memory follows
  * the answer's text, not the number of events. Behaves as LangChain4j's OpenAI streaming model does (first
  * choice only, {@code reasoning_content} as thinking, tool call pieces joined by index, an id replaced rather than
- * appended, the answer complete at {@code [DONE]} or at the end of the body) and reports {@code {"error": ...}}
+ * appended, the answer complete at {@code [DONE]}, or at the end of the body once a finish reason came; a body
+ * that ends with neither is a cut answer) and reports {@code {"error": ...}}
  * data and {@code event: error} events as provider errors.
  */
 final class OpenAiStreamReader {
@@ -52,9 +54,10 @@ final class OpenAiStreamReader {
     /** Reads the whole body, reporting to the attempt; ends with the complete answer (or throws). */
     static void read(InputStream body, StreamAttempt attempt) throws IOException {
         OpenAiStreamReader reader = new OpenAiStreamReader(attempt);
-        if (!SseReader.read(body, reader::event)) {
-            attempt.completed(reader.answer()); // the body ended without [DONE]: the answer so far, finish reason unknown
+        if (!SseReader.read(body, reader::event, attempt::activity) && reader.finishReason != null) {
+            attempt.completed(reader.answer()); // no [DONE], but the choice said it finished: some servers end so
         }
+        // otherwise the body ended with neither [DONE] nor a finish reason: the answer was cut (see StreamAttempt.streamEnded)
     }
 
     /** One event's data; true when the stream is complete. */
@@ -69,7 +72,7 @@ final class OpenAiStreamReader {
             return false;
         }
         try (JsonParser p = JSON.createParser(data, 0, length)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) return false; // not a chunk: ignored, as LangChain4j does
+            if (p.nextToken() != JsonToken.START_OBJECT) return false; // a JSON value but not a chunk: ignored, as LangChain4j does
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 p.nextToken();
@@ -84,6 +87,8 @@ final class OpenAiStreamReader {
                     default -> p.skipChildren();
                 }
             }
+        } catch (JsonProcessingException e) {
+            throw MalformedStreamException.of(data, length);
         }
         return false;
     }

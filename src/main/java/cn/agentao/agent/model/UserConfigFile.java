@@ -39,7 +39,8 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
             String apiKeyEnv,
             List<ModelEntry> models,
             List<String> reasoningEfforts,
-            Integer contextWindow) {
+            Integer contextWindow,
+            Integer idleTimeoutSeconds) {
         @Override
         public String toString() {
             return "ProviderEntry[id=" + id + ", kind=" + kind + ", baseUrl=" + baseUrl
@@ -190,8 +191,12 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
                 problems.add(where + " has a model entry without an id; it was ignored.");
             }
         }
+        Integer idleTimeout = positiveInt(node.get("idleTimeoutSeconds"));
+        if (node.has("idleTimeoutSeconds") && idleTimeout == null) {
+            problems.add(where + ": \"idleTimeoutSeconds\" must be a whole number of seconds above 0; the default (120) is used.");
+        }
         return new ProviderEntry(id, kind, text(node.get("baseUrl")), text(node.get("apiKey")),
-                text(node.get("apiKeyEnv")), List.copyOf(models), efforts, positiveInt(node.get("contextWindow")));
+                text(node.get("apiKeyEnv")), List.copyOf(models), efforts, positiveInt(node.get("contextWindow")), idleTimeout);
     }
 
     private static String text(JsonNode node) {

@@ -209,9 +209,12 @@ class EngineIT {
         assertEquals("end_turn", stopReason(agent.call("session/prompt", prompt(id, "two"), Duration.ofSeconds(30))));
         assertTrue(streamedText(id, "agent_message_chunk").contains("after retries"));
 
+        // cut part way: the part that came stays, marked, and the prompt fails (end_turn would say it succeeded)
         model.enqueue(Script.reply().text("partial ").dropConnection());
-        assertEquals("end_turn", stopReason(agent.call("session/prompt", prompt(id, "three"), Duration.ofSeconds(30))));
-        assertTrue(streamedText(id, "agent_message_chunk").contains("partial \n\nError:"), streamedText(id, "agent_message_chunk"));
+        JsonNode cut = agent.call("session/prompt", prompt(id, "three"), Duration.ofSeconds(30));
+        assertTrue(cut.path("error").path("data").path("answerCut").asBoolean(), cut.toString());
+        assertTrue(streamedText(id, "agent_message_chunk").contains("partial \n\nError: The answer was cut off."),
+                streamedText(id, "agent_message_chunk"));
 
         model.enqueue(Script.httpError(404, null));
         agent.call("session/prompt", prompt(id, "four"), Duration.ofSeconds(30));

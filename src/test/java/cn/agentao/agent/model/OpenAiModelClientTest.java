@@ -395,13 +395,14 @@ class OpenAiModelClientTest {
     }
 
     @Test
-    void truncatedStreamWithoutFinishHasNoFinishReason() throws Exception {
-        server.enqueue(Script.reply().text("half").truncate());
+    void streamEndingWithoutDoneOrFinishReasonIsCut() {
+        server.enqueue(Script.reply().text("half").truncate(), Script.textReply("again"));
 
-        ModelResponse response = client.stream(ask("hi"), ModelStreamListener.IGNORE, Cancellation.NONE);
+        ModelException e = assertThrows(ModelException.class,
+                () -> client.stream(ask("hi"), ModelStreamListener.IGNORE, Cancellation.NONE));
 
-        assertEquals("half", response.message().text());
-        assertEquals(FinishKind.OTHER, response.finish());
-        assertNull(response.usage());
+        assertEquals(ModelException.Kind.CONNECTION, e.kind());
+        assertTrue(e.userMessage().contains("before the answer was complete"), e.userMessage());
+        assertEquals(1, server.requests().size(), "output was shown: not retried");
     }
 }

@@ -88,6 +88,27 @@ public final class AgentProcess implements AutoCloseable {
                 "AGENT_SESSIONS_DIR", dir.resolve("store").toString()), "--acp");
     }
 
+    /** The params of a {@code session/prompt} of one text block. */
+    public static ObjectNode prompt(String sessionId, String text) {
+        ObjectNode p = Json.object().put("sessionId", sessionId);
+        p.putArray("prompt").addObject().put("type", "text").put("text", text);
+        return p;
+    }
+
+    /** Everything the agent said in {@code sessionId} so far ({@code agent_message_chunk} texts joined). */
+    public String agentText(String sessionId) {
+        StringBuilder out = new StringBuilder();
+        for (JsonNode u : updates(sessionId)) {
+            if ("agent_message_chunk".equals(u.path("sessionUpdate").asText())) out.append(u.path("content").path("text").asText());
+        }
+        return out.toString();
+    }
+
+    /** Starts a command made with {@link #command} (e.g. with a wrapper such as bwrap put in front). */
+    public static AgentProcess start(ProcessBuilder command) throws IOException {
+        return new AgentProcess(command.start());
+    }
+
     /** Starts {@code launcher} (e.g. an unpacked release archive's bin/agent) with exactly {@code env}. */
     public static AgentProcess startExactly(Path launcher, Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();

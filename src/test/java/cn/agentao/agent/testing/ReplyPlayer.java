@@ -56,6 +56,10 @@ final class ReplyPlayer {
                 case Script.Truncate truncate -> {
                     return;
                 }
+                case Script.Raw raw -> {
+                    out.idle(delay);
+                    out.write(raw.text());
+                }
                 case Script.StreamError error -> {
                     emitter.error(error.type(), error.message());
                     return;

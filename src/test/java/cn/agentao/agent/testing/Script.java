@@ -17,6 +17,8 @@ import java.util.Map;
  * Script.reply().toolCall("call_1", "read_file", "{\"path\":\"a.txt\"}", 4)      // finish defaults to tool_calls
  * Script.reply().delay(1000).text("slow", "stream")
  * Script.reply().text("partial").dropConnection()
+ * Script.reply().text("partial").truncate()                                    // ends cleanly, without [DONE]
+ * Script.reply().raw("data: {not json\n\n")                                      // a body that is not a valid stream
  * Script.httpError(429, null).retryAfter(1).times(2)
  * }</pre>
  */
@@ -62,6 +64,9 @@ public final class Script {
      * The response ends after it.
      */
     public record StreamError(String type, String message) implements Step {}
+
+    /** Bytes written into the response body as they are (e.g. lines that are not a valid event stream). */
+    public record Raw(String text) implements Step {}
 
     /** Send nothing more until the client goes away (the server notices and records it). */
     public record Hang() implements Step {}
@@ -141,6 +146,11 @@ public final class Script {
 
     public Script hang() {
         return add(new Hang());
+    }
+
+    /** Writes {@code text} into the body as it is, e.g. {@code "data: not json\n\n"}. */
+    public Script raw(String text) {
+        return add(new Raw(text));
     }
 
     public Script truncate() {
@@ -226,7 +236,7 @@ public final class Script {
      * "times": 2, "retryAfter": 1, "headers": {...}}}}, or {@code {"steps": [...]}} with steps {@code {"text": ["a",
      * "b"]}}, {@code {"reasoning": [...]}}, {@code {"toolCall": {"id", "name", "arguments", "pieces"}}},
      * {@code {"finish": "stop"}}, {@code {"usage": {"input": 1, "output": 2}}}, {@code {"delay": 50}},
-     * {@code {"pause": 100}}, {@code {"drop": true}}, {@code {"hang": true}}, {@code {"truncate": true}},
+     * {@code {"pause": 100}}, {@code {"drop": true}}, {@code {"hang": true}}, {@code {"truncate": true}}, {@code {"raw": "data: x\n\n"}},
      * {@code {"streamError": {"type": "server_error", "message": "..."}}}. A bare array is taken as the steps.
      */
     public static Script fromJson(JsonNode node) {
@@ -268,6 +278,8 @@ public final class Script {
                 script.dropConnection();
             } else if (step.has("hang")) {
                 script.hang();
+            } else if (step.has("raw")) {
+                script.raw(step.get("raw").asText());
             } else if (step.has("truncate")) {
                 script.truncate();
             } else if (step.has("streamError")) {

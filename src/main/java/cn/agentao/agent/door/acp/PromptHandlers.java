@@ -2,7 +2,9 @@ package cn.agentao.agent.door.acp;
 
 import cn.agentao.agent.core.Session;
 import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.content.TurnResult;
+import cn.agentao.agent.jsonrpc.ErrorCodes;
 import cn.agentao.agent.jsonrpc.JsonRpcException;
 import cn.agentao.agent.jsonrpc.RequestContext;
 import cn.agentao.agent.util.Json;
@@ -28,6 +30,11 @@ final class PromptHandlers {
         ctx.cancellation().onCancel(turn.cancellation()::cancel);
         return RequestContext.defer(() -> {
             TurnResult result = turn.run(prompt);
+            if (result.answerCut() && result.stopReason() != StopReason.CANCELLED) {
+                // ACP v1 has no stop reason for an answer cut short, and end_turn says the turn ended successfully:
+                // the prompt fails, after the part that came (and the notice that it is cut) was streamed and saved
+                throw new JsonRpcException(ErrorCodes.INTERNAL_ERROR, result.error(), Json.object().put("answerCut", true));
+            }
             return Json.object().put("stopReason", result.stopReason().wire());
         });
     }

@@ -135,7 +135,7 @@ final class PostgresLease implements SessionLease {
             }
             if (!alive()) lost = true;
             throw new SessionStoreException("could not append to session " + sessionId + " in the session store "
-                    + where + ": " + e.getMessage() + (lost ? " (the connection was lost; reopen the session)" : ""), e);
+                    + where + ": " + e.getMessage() + (lost ? " (the connection was lost)" : ""), e);
         }
         lastSeq = seq;
         return seq;
@@ -149,14 +149,15 @@ final class PostgresLease implements SessionLease {
         Connection fresh = null;
         try {
             fresh = reconnect.relock();
-            if (fresh == null) throw new SessionStoreException("the lease on session " + sessionId + " ended when its"
-                    + " connection to " + where + " was lost, and another agent holds it now; reopen the session");
+            // the lease is over for good (SessionLease: IllegalStateException): the journal stops saving and says so
+            if (fresh == null) throw new IllegalStateException("the lease on session " + sessionId + " ended when its"
+                    + " connection to " + where + " was lost, and another agent holds it now");
             try (PreparedStatement ps = fresh.prepareStatement("select last_seq from agent_sessions where id = ?")) {
                 ps.setString(1, sessionId);
                 try (var rs = ps.executeQuery()) {
                     if (!rs.next() || rs.getLong(1) != lastSeq) {
-                        throw new SessionStoreException("session " + sessionId + " was changed or deleted elsewhere"
-                                + " while the connection to " + where + " was lost; reopen the session");
+                        throw new IllegalStateException("session " + sessionId + " was changed or deleted elsewhere"
+                                + " while the connection to " + where + " was lost");
                     }
                 }
             }
@@ -166,7 +167,7 @@ final class PostgresLease implements SessionLease {
             lost = false;
         } catch (SQLException | RuntimeException e) {
             if (fresh != null) giveBack.accept(fresh);
-            if (e instanceof SessionStoreException s) throw s;
+            if (e instanceof SessionStoreException || e instanceof IllegalStateException) throw (RuntimeException) e;
             throw new SessionStoreException("could not append to session " + sessionId + ": the connection to " + where
                     + " was lost and cannot be made again: " + e.getMessage(), e);
         }

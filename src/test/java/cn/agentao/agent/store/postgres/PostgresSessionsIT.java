@@ -174,6 +174,7 @@ class PostgresSessionsIT {
         }
         String told = said(a, id, before, "agent_message_chunk") + during.path("error").path("message").asText();
         assertTrue(told.contains("could not be saved"), "the user is told, clearly: " + told + " " + during);
+        assertFalse(told.contains("reopen"), "it heals by itself (below), so it does not also ask to reopen: " + told);
         assertTrue(told.contains("and finished."), "the answer was not cut: " + told);
 
         String after = turn(a, id, "third");
