@@ -137,13 +137,16 @@ final class TerminalLaunch {
                 TerminalLaunch::onInterrupt);
     }
 
-    /** SIGINT and SIGTERM cancel the turn (exit 130 follows); a second one ends the process at once. */
+    /**
+     * SIGINT and SIGTERM cancel the turn (exit 130 follows); a second one ends the process at once. Also when they
+     * were ignored at start (a script's background job): a run with no one at the keyboard must still stop when told.
+     */
     @SuppressWarnings("restriction")
     static void onInterrupt(Runnable cancel) {
         java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
         for (String name : new String[]{"INT", "TERM"}) {
             try {
-                sun.misc.Signal.handle(new sun.misc.Signal(name), s -> {
+                Signals.handleEvenIfIgnored(name, s -> {
                     if (once.compareAndSet(false, true)) cancel.run();
                     else Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
                 });

@@ -225,10 +225,11 @@ class HeadlessIT {
         assertTrue(r.stderr().contains("nosuchprovider"), r.stderr());
     }
 
-    @Test
-    void interruptedExits130() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(AgentRun.Sigint.class)
+    void interruptedExits130(AgentRun.Sigint sigint) throws Exception {
         model.enqueue(Script.reply().text("start").hang());
-        AgentRun run = AgentRun.start(ws, env, null, "-p", "take long");
+        AgentRun run = AgentRun.start(sigint, ws, env, null, "-p", "take long");
         assertFalse(model.awaitRequests(1, Duration.ofSeconds(30)).isEmpty(), "the model was asked");
         run.interrupt();
         AgentRun.Result r = run.await(Duration.ofSeconds(30));
