@@ -20,9 +20,10 @@ import java.util.concurrent.Callable;
  * method: a client runs it in a terminal, exit status 0 meaning success.
  */
 @Command(name = "login", mixinStandardHelpOptions = true,
-        description = {"Choose a model provider and save its key (asked without echo), endpoint and model in",
-                "$XDG_CONFIG_HOME/agent/.env (or ~/.config/agent/.env), readable by you only. The key is",
-                "checked first with one call that lists the provider's models. Undo with: agent logout."})
+        description = {"Choose a model provider and save its key, endpoint and model.",
+                "They are saved in $XDG_CONFIG_HOME/agent/.env (or ~/.config/agent/.env), readable by you only; the key"
+                        + " is asked without echo and checked first with one call that lists the provider's models."
+                        + " Undo with: agent logout."})
 public final class LoginCommand implements Callable<Integer> {
     static final Duration CHECK_TIMEOUT = Duration.ofSeconds(20);
 

@@ -86,6 +86,20 @@ class ChatIT {
     }
 
     @Test
+    void aQuestionOnTheCommandLineOpensTheChatAskedIt() throws Exception {
+        model.enqueue(Script.textReply("answered at start"), Script.textReply("then typed"));
+        term = TmuxTerminal.start(ws, env, 100, 50, "what is this project?");
+        term.awaitText("answered at start");
+        term.await("the prompt after the answer", s -> s.substring(s.lastIndexOf("answered at start")).contains(PROMPT));
+        assertEquals("what is this project?", model.requests().get(0).lastUserMessage());
+        assertTrue(term.screen().contains(PROMPT + "what is this project?"), "the question is shown as asked:\n" + term.screen());
+        send("and more", "then typed");
+        assertTrue(model.requests().get(1).messages().toString().contains("answered at start"), "one conversation");
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+    }
+
+    @Test
     void markdownIsRenderedWithColourAndPlainWithoutIt() throws Exception {
         String answer = "# Big title\n\nSome **strong** words and `code`.\n\n- first\n- second\n\n| key | value |\n|---|---|\n| a | 1 |\n| longer | 22 |\n\n```java\nint x = 1;\n```\nend.\n";
         model.enqueue(Script.reply().reasoning("pondering deeply\n").text(answer).finish("stop"), Script.textReply(answer));
