@@ -126,7 +126,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         try (terminal) {
             SessionService sessions = building.join();
             if (!sessions.configured(request.cwd())) {
-                terminal.writer().println((drawnEarly ? "\r" : "") + "agent: " + Headless.NO_PROVIDER);
+                terminal.writer().println((drawnEarly ? "\r" : "") + "agent: " + Headless.noProvider(sessions, request.cwd()));
                 terminal.writer().flush();
                 return ExitCodes.FAILED;
             }

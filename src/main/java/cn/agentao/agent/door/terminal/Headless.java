@@ -25,9 +25,16 @@ public final class Headless implements LocalSession.View {
     /** What the command line asked for. */
     public record Request(String prompt, OutputFormat format, String mode, String model, String resume, Path cwd) {}
 
-    /** One line: what to set (the long explanation is in --help and README). */
-    public static final String NO_PROVIDER = "no model provider is configured: set OPENAI_API_KEY (or LLM_PROVIDER=NAME "
-            + "with NAME_API_KEY, NAME_BASE_URL, NAME_MODEL) in the environment or ~/.config/agent/.env, or run `agent login`.";
+    /**
+     * One line naming what to set for the chosen provider, e.g. DEEPSEEK_API_KEY for LLM_PROVIDER=DEEPSEEK (the long
+     * explanation is in --help and README).
+     */
+    public static String noProvider(SessionService sessions, Path cwd) {
+        java.util.List<String> missing = sessions.missingVariables(cwd);
+        String set = missing.isEmpty() ? "OPENAI_API_KEY" : String.join(" and ", missing);
+        return "no model provider is configured: set " + set + " in the environment or ~/.config/agent/.env, or run "
+                + "`agent login` (another provider: LLM_PROVIDER=NAME with NAME_API_KEY, NAME_BASE_URL, NAME_MODEL).";
+    }
 
     /** The turn ended in its tools, not with an answer. */
     static final String TOOL_LOOP = "the turn stopped without a final answer: the model kept calling tools up to the "
@@ -57,7 +64,7 @@ public final class Headless implements LocalSession.View {
     public static int run(SessionService sessions, Request request, PrintStream out, PrintStream err,
                           java.util.function.Consumer<Runnable> onInterrupt) {
         Headless view = new Headless(request.format(), out, err);
-        if (!sessions.configured(request.cwd())) return view.failBeforeTurn(NO_PROVIDER, ExitCodes.FAILED);
+        if (!sessions.configured(request.cwd())) return view.failBeforeTurn(noProvider(sessions, request.cwd()), ExitCodes.FAILED);
         LocalSession session;
         try {
             session = LocalSession.open(sessions, request.cwd(), request.resume(), false, view);

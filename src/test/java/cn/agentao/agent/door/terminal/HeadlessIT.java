@@ -239,6 +239,38 @@ class HeadlessIT {
     }
 
     @Test
+    void aProviderWithoutItsKeyNamesItsVariable() throws Exception {
+        env.remove("OPENAI_API_KEY");
+        env.remove("OPENAI_BASE_URL");
+        env.remove("OPENAI_MODEL");
+        env.put("LLM_PROVIDER", "DEEPSEEK");
+        AgentRun.Result r = run(null, "-p", "hello");
+        assertEquals(1, r.exit(), r.stderr());
+        assertTrue(r.stderr().contains("set DEEPSEEK_API_KEY"), r.stderr());
+    }
+
+    @Test
+    void anUnknownHostIsNotARefusedConnection() throws Exception {
+        env.put("OPENAI_BASE_URL", "http://no-such-host.invalid/v1"); // .invalid never resolves (RFC 6761)
+        AgentRun.Result r = run(null, "-p", "hello");
+        assertEquals(1, r.exit(), r.stderr());
+        assertTrue(r.stderr().contains("Could not find the model provider's host"), r.stderr());
+        assertFalse(r.stderr().contains("refused"), r.stderr());
+    }
+
+    @Test
+    void aSlashCommandIsNeverTheTitle() throws Exception {
+        AgentRun.Result help = run(null, "-p", "/help");
+        assertEquals(0, help.exit(), help.stderr());
+        model.enqueue(Script.textReply("fine"));
+        AgentRun.Result asked = run(null, "-c", "-p", "the real question");
+        assertEquals(0, asked.exit(), asked.stderr());
+        AgentRun.Result list = run(null, "sessions", "list", "--all");
+        assertTrue(list.stdout().contains("the real question"), "the first question names it:\n" + list.stdout());
+        assertFalse(list.stdout().contains("/help"), list.stdout());
+    }
+
+    @Test
     void noProviderNamesTheVariables() throws Exception {
         env.remove("OPENAI_API_KEY");
         env.remove("OPENAI_BASE_URL");
