@@ -206,7 +206,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
      */
     static LineReader lineReader(Terminal terminal, Map<String, String> env, org.jline.reader.Completer completer) {
         LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("agent")
-                .variable(LineReader.HISTORY_FILE, History.file(env))
+                .variable(LineReader.HISTORY_FILE, History.privateFile(env))
                 .variable(LineReader.HISTORY_SIZE, 2000)
                 .variable(LineReader.SECONDARY_PROMPT_PATTERN, "  ")
                 .completer(completer)

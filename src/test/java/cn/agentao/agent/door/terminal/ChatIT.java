@@ -100,6 +100,23 @@ class ChatIT {
     }
 
     @Test
+    void historyFollowsHomeAndIsTheUsersOnly() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        env.put("HOME", home.toString());
+        env.put("XDG_STATE_HOME", ""); // not set: the default under $HOME
+        model.enqueue(Script.textReply("noted"));
+        open();
+        send("my private question", "noted");
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+        Path history = home.resolve(".local/state/agent/history");
+        assertTrue(Files.isRegularFile(history), "the history is under $HOME");
+        assertTrue(Files.readString(history).contains("my private question"));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(history)),
+                "only the user reads what was typed");
+    }
+
+    @Test
     void markdownIsRenderedWithColourAndPlainWithoutIt() throws Exception {
         String answer = "# Big title\n\nSome **strong** words and `code`.\n\n- first\n- second\n\n| key | value |\n|---|---|\n| a | 1 |\n| longer | 22 |\n\n```java\nint x = 1;\n```\nend.\n";
         model.enqueue(Script.reply().reasoning("pondering deeply\n").text(answer).finish("stop"), Script.textReply(answer));
