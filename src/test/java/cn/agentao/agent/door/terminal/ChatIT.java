@@ -117,6 +117,16 @@ class ChatIT {
     }
 
     @Test
+    void acpInATerminalSaysWhatItIsAndWhereTheChatIs() throws Exception {
+        env.put("AGENT_LOG_LEVEL", "error");
+        term = TmuxTerminal.start(ws, env, 100, 50, "--acp");
+        String screen = term.await("the note on stderr", s -> s.contains("Agent Client Protocol"));
+        assertTrue(screen.contains("run bin/agent without --acp"), screen);
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+    }
+
+    @Test
     void markdownIsRenderedWithColourAndPlainWithoutIt() throws Exception {
         String answer = "# Big title\n\nSome **strong** words and `code`.\n\n- first\n- second\n\n| key | value |\n|---|---|\n| a | 1 |\n| longer | 22 |\n\n```java\nint x = 1;\n```\nend.\n";
         model.enqueue(Script.reply().reasoning("pondering deeply\n").text(answer).finish("stop"), Script.textReply(answer));

@@ -271,6 +271,27 @@ class HeadlessIT {
     }
 
     @Test
+    void aToolCallIdReusedInALaterTurnKeepsEachCallApart() throws Exception {
+        Files.writeString(ws.resolve("first.txt"), "one\n");
+        Files.writeString(ws.resolve("second.txt"), "two\n");
+        // as some OpenAI-compatible servers do: the calls of every turn are numbered from call_0
+        model.enqueue(Script.reply().toolCall("call_0", "read_file", "{\"path\":\"first.txt\"}").finish("tool_calls"),
+                Script.textReply("read one"));
+        String id = json(run(null, "-p", "read the 1st", "--output-format", "json").stdout()).path("sessionId").asText();
+        model.enqueue(Script.reply().toolCall("call_0", "read_file", "{\"path\":\"second.txt\"}").finish("tool_calls"),
+                Script.textReply("read two"));
+        assertEquals(0, run(null, "-c", "-p", "read the 2nd").exit());
+        for (String[] args : new String[][]{{"sessions", "show", id}, {"sessions", "export", id, "--format", "markdown"}}) {
+            String shown = run(null, args).stdout();
+            int secondTurn = shown.indexOf("read the 2nd");
+            assertTrue(secondTurn > 0, shown);
+            String first = shown.substring(0, secondTurn), second = shown.substring(secondTurn);
+            assertTrue(first.contains("first.txt") && !first.contains("second.txt"), "the first turn's own call:\n" + shown);
+            assertTrue(second.contains("second.txt") && !second.contains("first.txt"), "the second turn's own call:\n" + shown);
+        }
+    }
+
+    @Test
     void noProviderNamesTheVariables() throws Exception {
         env.remove("OPENAI_API_KEY");
         env.remove("OPENAI_BASE_URL");
