@@ -78,13 +78,13 @@ public final class LoginCommand implements Callable<Integer> {
             while (key == null || key.isBlank()) key = in.secret("API key (not shown): ");
             key = key.strip();
         }
-        String baseUrl = ask(in, "Base URL", choice.defaultBaseUrl());
-        String model = ask(in, "Model", choice.defaultModel());
+        String baseUrl = ask(in, out, "Base URL", choice.defaultBaseUrl());
         String checkedUrl = baseUrl != null ? baseUrl : choice.defaultBaseUrl();
 
         out.println("Checking with " + checkedUrl + " …");
         out.flush();
         KeyCheck.Result check = KeyCheck.check(choice.kind(), checkedUrl, key, CHECK_TIMEOUT);
+        boolean confirmed = check.ok();
         if (check.ok()) {
             out.println("OK: " + check.message() + ".");
         } else if (check.refused()) {
@@ -92,6 +92,9 @@ public final class LoginCommand implements Callable<Integer> {
             return 1;
         } else {
             out.println("Could not confirm that it works: " + check.message() + ".");
+        }
+        String model = askModel(in, out, check.models(), choice.defaultModel());
+        if (!confirmed) {
             String save = in.line("Save it anyway? [y/N]: ").strip();
             if (!save.equalsIgnoreCase("y") && !save.equalsIgnoreCase("yes")) {
                 err.println("agent login: nothing was saved.");
@@ -116,12 +119,32 @@ public final class LoginCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Asks for an optional value with a default (Enter keeps it); without a default an answer is required. */
-    private static String ask(TerminalInput in, String what, String fallback) {
+    /** Asks for an optional value with a default (Enter keeps it); without a default an answer is required, and said so. */
+    private static String ask(TerminalInput in, PrintWriter out, String what, String fallback) {
         while (true) {
-            String answer = in.line(what + (fallback == null ? ": " : " [" + fallback + "]: ")).strip();
+            String answer = in.line(what + (fallback == null ? " (required): " : " [" + fallback + "]: ")).strip();
             if (!answer.isEmpty()) return answer;
             if (fallback != null) return null;
+            out.println(what + " is required: this provider has no default.");
         }
+    }
+
+    /** The model: one of those the provider listed (by number or name), or any name; Enter keeps the default. */
+    private static String askModel(TerminalInput in, PrintWriter out, List<String> listed, String fallback) {
+        List<String> shown = listed.size() > 30 ? listed.subList(0, 30) : listed;
+        if (!shown.isEmpty()) {
+            out.println("Models the provider lists" + (shown.size() < listed.size() ? " (the first " + shown.size() + " of "
+                    + listed.size() + ")" : "") + "; answer a number or a name:");
+            for (int i = 0; i < shown.size(); i++) out.println("  " + (i + 1) + ") " + shown.get(i));
+        }
+        String answer = ask(in, out, "Model", fallback);
+        if (answer == null) return null;
+        try {
+            int n = Integer.parseInt(answer);
+            if (n >= 1 && n <= shown.size()) return shown.get(n - 1);
+        } catch (NumberFormatException e) {
+            // a name
+        }
+        return answer;
     }
 }
