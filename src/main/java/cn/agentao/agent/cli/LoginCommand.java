@@ -53,6 +53,20 @@ public final class LoginCommand implements Callable<Integer> {
         }
     }
 
+    /** The chat's first run with nothing configured: offers {@code agent login} there and then; true when it saved a provider. */
+    static boolean offer(Map<String, String> env) {
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true);
+        TerminalInput in = TerminalInput.open(out);
+        try {
+            String answer = in.line("Set one up now with agent login? [Y/n]: ").strip();
+            if (!answer.isEmpty() && !answer.toLowerCase(java.util.Locale.ROOT).startsWith("y")) return false;
+            return new LoginCommand(env).login(in, out, err) == 0;
+        } catch (TerminalInput.EndOfInput e) {
+            return false;
+        }
+    }
+
     private int login(TerminalInput in, PrintWriter out, PrintWriter err) {
         List<ProviderLogin.Choice> choices = ProviderLogin.CHOICES;
         out.println("Which model provider?");

@@ -117,8 +117,13 @@ final class TerminalLaunch {
                         + "(or on stdin), or serve editors with --acp (see --help).");
                 return ExitCodes.USAGE;
             }
-            return cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()),
-                    new cn.agentao.agent.door.terminal.Chat.Request(cwd, resume, c.mode(), c.model(), env, c.question()));
+            var request = new cn.agentao.agent.door.terminal.Chat.Request(cwd, resume, c.mode(), c.model(), env, c.question());
+            int code = cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()), request);
+            if (code != cn.agentao.agent.door.terminal.Chat.NO_PROVIDER) return code;
+            // the first run with nothing configured: agent login there and then, then the chat with what it saved
+            if (!LoginCommand.offer(env)) return ExitCodes.FAILED;
+            code = cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()), request);
+            return code == cn.agentao.agent.door.terminal.Chat.NO_PROVIDER ? ExitCodes.FAILED : code;
         }
         String prompt = c.print() != null ? c.print() : c.question() != null ? c.question() : "";
         if (!stdinTerminal) {

@@ -42,6 +42,12 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         }
     }
 
+    /**
+     * What {@link #run} returns, instead of an exit code, when no model provider is configured (after saying so): the
+     * caller may offer {@code agent login} there and then, and run the chat again.
+     */
+    public static final int NO_PROVIDER = -1;
+
     /** Commands the chat answers itself (the engine answers /help, /model, /mode, /compact and prompt commands). */
     static final List<String> LOCAL_COMMANDS = List.of("sessions", "resume", "new", "exit", "quit");
 
@@ -128,7 +134,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
             if (!sessions.configured(request.cwd())) {
                 terminal.writer().println((drawnEarly ? "\r" : "") + "agent: " + Headless.noProvider(sessions, request.cwd()));
                 terminal.writer().flush();
-                return ExitCodes.FAILED;
+                return NO_PROVIDER;
             }
             return new Chat(sessions, request, terminal, drawnEarly).loop();
         } catch (IOException | java.io.IOError e) {

@@ -127,6 +127,31 @@ class ChatIT {
     }
 
     @Test
+    void theFirstRunWithNothingConfiguredOffersLoginThenChats() throws Exception {
+        for (String k : new String[]{"LLM_PROVIDER", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"}) env.remove(k);
+        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
+        model.enqueue(Script.textReply("configured and answering"));
+        term = TmuxTerminal.start(ws, env, 120, 50);
+        String offer = term.awaitText("Set one up now with agent login? [Y/n]");
+        assertTrue(offer.contains("no model provider is configured"), offer);
+        term.type("y");
+        term.press("Enter");
+        term.awaitText("Provider [1-");
+        for (String[] step : new String[][]{{"6", "A short name"}, {"fake", "API key (not shown)"},
+                {FakeModelServer.API_KEY, "Base URL"}, {model.baseUrl(), "Model (required)"}, {"1", PROMPT}}) {
+            term.type(step[0]);
+            term.press("Enter");
+            term.awaitText(step[1]);
+        }
+        send("hello", "configured and answering");
+        assertEquals(FakeModelServer.MODEL, model.requests().get(model.requests().size() - 1).body().path("model").asText(),
+                "the model picked at login");
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+        assertFalse(term.screen().contains(FakeModelServer.API_KEY), "the key never shows");
+    }
+
+    @Test
     void markdownIsRenderedWithColourAndPlainWithoutIt() throws Exception {
         String answer = "# Big title\n\nSome **strong** words and `code`.\n\n- first\n- second\n\n| key | value |\n|---|---|\n| a | 1 |\n| longer | 22 |\n\n```java\nint x = 1;\n```\nend.\n";
         model.enqueue(Script.reply().reasoning("pondering deeply\n").text(answer).finish("stop"), Script.textReply(answer));
