@@ -74,7 +74,7 @@ class LoginTerminalIT {
                 type(KEY);
                 awaitScreen("Base URL");
                 type(model.baseUrl());
-                awaitScreen("Model (required): "); // after the check, which lists the provider's models
+                awaitScreen("Model (required):"); // after the check, which lists the provider's models
                 assertTrue(screen().contains("1) " + FakeModelServer.MODEL), "the listed models are offered:\n" + screen());
                 type(""); // no default for an OpenAI-compatible server of one's own: said so, and asked again
                 awaitScreen("Model is required");
