@@ -39,7 +39,7 @@ import java.util.concurrent.Callable;
                 "(every command that is not read-only is then asked about). Read only from the",
                 "real environment, never from a .env file.",
                 "",
-                "Try it without an editor: see \"Try it without an editor\" in README.md."
+                "The chat and agent -p: docs/terminal.md; every command: docs/cli.md."
         })
 public final class AgentCommand implements Callable<Integer> {
 

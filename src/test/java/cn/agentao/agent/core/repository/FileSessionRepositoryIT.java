@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The file store ({@link SessionStore}) shows the behaviour every repository must. */
-class FileSessionRepositoryTest extends SessionRepositoryContract {
+class FileSessionRepositoryIT extends SessionRepositoryContract {
     @TempDir
     Path dir;
 

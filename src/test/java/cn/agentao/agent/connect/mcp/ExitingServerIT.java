@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * next write to it fails ("Broken pipe") while it is still running. The user is told how the server ended, not
  * what the write ran into.
  */
-class ExitingServerTest {
+class ExitingServerIT {
     /** Echoes the request's id and protocol version in a minimal initialize result, then closes stdin and quits. */
     private static final String ANSWER_INITIALIZE_THEN_QUIT = """
             IFS= read -r line

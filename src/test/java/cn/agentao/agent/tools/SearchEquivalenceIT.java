@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * files, symbolic links in and out, empty and hidden directories, nested {@code .git}, CRLF and lone CR line ends,
  * invalid UTF-8 and non-ASCII text. ripgrep is installed by bin/test (scripts/install-test-tools.sh).
  */
-class SearchEquivalenceTest {
+class SearchEquivalenceIT {
     @TempDir
     Path dir;
     @TempDir

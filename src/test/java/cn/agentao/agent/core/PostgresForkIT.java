@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * (a trigger here, as a full disk or a constraint would), nothing of the fork is left, and the next write starts
  * cleanly. Against a real server ({@link PostgresServer}).
  */
-class PostgresForkTest {
+class PostgresForkIT {
     @TempDir
     Path dir;
     PostgresStoreConfig db;

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * kills every registered server with its descendants. Runs a real child JVM ({@link Child}) whose server
  * leaves a grandchild that ignores its input, which nothing but the hook would stop.
  */
-class ShutdownHookTest {
+class ShutdownHookIT {
 
     @Test
     void sigtermOfTheAgentKillsItsServersAndTheirDescendants() throws Exception {
@@ -65,7 +65,7 @@ class ShutdownHookTest {
     /** The agent stand-in: starts one server, says its pid, and waits to be killed. */
     public static final class Child {
         public static void main(String[] args) throws Exception {
-            McpServerSet set = McpServerSet.start(List.of(ServerLifecycleTest.everythingWithGrandchild("s", args[0])), null,
+            McpServerSet set = McpServerSet.start(List.of(ServerLifecycleIT.everythingWithGrandchild("s", args[0])), null,
                     McpServerSet.Listener.NONE);
             if (!set.awaitReady(Duration.ofSeconds(30)) || set.pid("s") < 0) System.exit(2);
             System.out.println("READY " + set.pid("s"));

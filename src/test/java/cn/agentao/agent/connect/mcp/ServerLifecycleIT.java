@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Starting, crashing, restarting, timing out and stopping real stdio servers. */
-class ServerLifecycleTest {
+class ServerLifecycleIT {
 
     /**
      * server-everything behind a shell that also leaves a {@code sleep} child which ignores its input: a

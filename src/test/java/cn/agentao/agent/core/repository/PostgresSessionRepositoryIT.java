@@ -14,7 +14,7 @@ import java.time.Clock;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The PostgreSQL store shows the behaviour every repository must, against a real server ({@link PostgresServer}). */
-class PostgresSessionRepositoryTest extends SessionRepositoryContract {
+class PostgresSessionRepositoryIT extends SessionRepositoryContract {
     private PostgresStoreConfig db;
     private PostgresSessionRepository repo;
 

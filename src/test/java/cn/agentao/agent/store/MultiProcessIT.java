@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Real second JVMs ({@link StoreChild}) sharing the store directory with this one. */
 @Timeout(120)
-class MultiProcessTest {
+class MultiProcessIT {
     @TempDir
     Path dir;
 

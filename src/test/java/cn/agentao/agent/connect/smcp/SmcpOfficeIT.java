@@ -2,6 +2,8 @@ package cn.agentao.agent.connect.smcp;
 
 import cn.agentao.agent.connect.mcp.McpToolResult;
 import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.permission.PermissionMemory;
+import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.util.CancellationSource;
 import cn.agentao.agent.util.CancelledException;
 import cn.agentao.agent.util.Cancellation;
@@ -15,6 +17,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +27,7 @@ import static cn.agentao.agent.connect.smcp.SmcpTestOffice.ev;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The agent's side of A2C-SMCP against a real Socket.IO office (Node socket.io) with scripted Computers. */
-class SmcpOfficeTest {
+class SmcpOfficeIT {
     static final Duration WAIT = Duration.ofSeconds(30);
     final List<AutoCloseable> open = new ArrayList<>();
     final List<String> notices = new CopyOnWriteArrayList<>();
@@ -141,6 +144,42 @@ class SmcpOfficeTest {
         eventually(() -> agent.tool("smcp__beta__echo").isEmpty(), "beta's tools are gone");
         eventually(() -> notices.stream().anyMatch(n -> n.contains("Computer beta left")), "a notice says beta left");
         assertTrue(agent.tool("smcp__alpha__echo").isPresent());
+    }
+
+    /** The tool {@code remote} of Computer {@code computer}, once the office offers it. */
+    static SmcpTool toolOf(SmcpOffice agent, String computer, String remote) throws InterruptedException {
+        eventually(() -> agent.tools().stream().anyMatch(t -> t.computer().equals(computer) && t.remoteName().equals(remote)),
+                computer + "'s " + remote + " appears");
+        return agent.tools().stream().filter(t -> t.computer().equals(computer) && t.remoteName().equals(remote)).findFirst().orElseThrow();
+    }
+
+    static PermissionRequest permission(SmcpOffice agent, SmcpTool tool) {
+        return new SmcpToolAdapter(agent, tool).prepare(Json.object(), null).permission();
+    }
+
+    @Test
+    void anAlwaysAllowForOneComputerDoesNotCoverAnotherWhoseNameSanitisesAlike() throws Exception {
+        SmcpTestOffice server = office();
+        SmcpOffice agent = joined(server);
+        server.command("join a.b");
+        SmcpTool dotted = toolOf(agent, "a.b", "note");
+        PermissionMemory memory = new PermissionMemory();
+        assertTrue(memory.record(permission(agent, dotted), "allow_always"));
+        assertEquals(Optional.of(PermissionMemory.Answer.ALLOW), memory.recall(permission(agent, dotted)));
+
+        server.command("leave a.b");
+        eventually(() -> agent.tools().stream().noneMatch(t -> t.computer().equals("a.b")), "a.b's tools are gone");
+        server.command("join a_b");
+        SmcpTool underscored = toolOf(agent, "a_b", "note");
+        assertNotEquals(dotted.name(), underscored.name(), "another Computer never inherits the name of a tool");
+        assertEquals(Optional.empty(), memory.recall(permission(agent, underscored)), "a.b's answer is not a_b's");
+
+        server.command("join a.b"); // back, after a_b this time: the same name as before, the same answer
+        SmcpTool again = toolOf(agent, "a.b", "note");
+        assertEquals(dotted.name(), again.name());
+        assertEquals(Optional.of(PermissionMemory.Answer.ALLOW), memory.recall(permission(agent, again)));
+        assertEquals(Optional.empty(), memory.recall(permission(agent, toolOf(agent, "a_b", "note"))));
+        assertEquals(PermissionMemory.fromJson(memory.toJson()).snapshot(), memory.snapshot(), "kept with the session as it was");
     }
 
     @Test

@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that does not exist, and one that exits at once printing a secret to stderr.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class StdioServersTest {
+class StdioServersIT {
     private static final String SECRET = "s3cret-token-value-42";
 
     private Path root;

@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * other answered, and a turn on one keeps the other out until it ends.
  */
 @Timeout(120)
-class SharedSessionTest {
+class SharedSessionIT {
     @TempDir
     Path dir;
     FakeModelServer model;

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(60)
-class ShellToolTest {
+class ShellToolIT {
     @TempDir
     Path dir;
     SimpleToolContext ctx;

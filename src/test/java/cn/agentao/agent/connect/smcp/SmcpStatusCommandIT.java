@@ -14,7 +14,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** {@code agent smcp status} against a real office. */
-class SmcpStatusCommandTest {
+class SmcpStatusCommandIT {
     @TempDir
     Path dir;
 

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * The A2A task table on a real PostgreSQL ({@link PostgresServer}): what one instance saves another reads, a cancel
  * request reaches whoever polls for it, push configurations are kept per task, and only old ended tasks expire.
  */
-class PostgresTaskRepositoryTest {
+class PostgresTaskRepositoryIT {
     PostgresStoreConfig db;
     PostgresSessionRepository a;
     PostgresSessionRepository b;

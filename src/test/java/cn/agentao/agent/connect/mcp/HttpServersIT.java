@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that is not there (with a secret header that must not show in the reason).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class HttpServersTest {
+class HttpServersIT {
     private static final String SECRET = "Bearer sk-test-0123456789abcdef";
 
     private McpTestServers.RunningHttpServer streamable;

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The bwrap argv, and real runs through the local runner (skipped where bubblewrap cannot run). */
-class BubblewrapTest {
+class BubblewrapIT {
     @TempDir
     Path dir;
 

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * Real TLS handshakes against a server whose certificate a test CA signed: trusted only when the CA comes from
  * SSL_CERT_FILE, SSL_CERT_DIR or the system bundle; the JDK's own CAs still trusted alongside.
  */
-class TrustedCertificatesTest {
+class TrustedCertificatesIT {
     static HttpsServer server;
     static TestCertificates certs;
 

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The fake server on its own: non-stream answers (checked with LangChain4j's own clients), scripting, control. */
-class FakeModelServerTest {
+class FakeModelServerIT {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private FakeModelServer server;
 
