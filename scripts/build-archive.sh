@@ -39,7 +39,8 @@ out="$(cd "$out" && pwd)"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
-# The application, laid out as both archives have it: agent/app/{agent.jar,lib/,jvm.options}, agent/bin/.
+# The application, laid out as both archives have it: agent/app/{agent.jar,lib/,jvm.options}, agent/bin/,
+# agent/README.md and agent/LICENSE.
 app_layout() {
   local dir="$1/agent"
   mkdir -p "$dir/bin" "$dir/app/lib"
@@ -47,6 +48,7 @@ app_layout() {
   cp "$here"/target/lib/*.jar "$dir/app/lib/"
   cp "$here/launcher/jvm.options" "$dir/app/jvm.options"
   cp "$here/launcher/agent" "$here/launcher/agent.cmd" "$dir/bin/"
+  cp "$here/README.md" "$here/LICENSE" "$dir/"
   chmod +x "$dir/bin/agent"
   if [ -f "$here/target/bom.json" ]; then cp "$here/target/bom.json" "$dir/app/sbom.cdx.json"; fi
 }

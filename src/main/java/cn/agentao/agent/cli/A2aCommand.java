@@ -28,7 +28,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /** {@code agent a2a serve}: the agent as an A2A server for other agents. */
-@Command(name = "a2a", mixinStandardHelpOptions = true, description = "Agent2Agent (A2A) protocol.",
+@Command(name = "a2a", mixinStandardHelpOptions = true, description = "Serve this agent to other agents over the Agent2Agent (A2A) protocol.",
         subcommands = A2aCommand.Serve.class)
 public final class A2aCommand implements Runnable {
     @Spec
@@ -44,7 +44,7 @@ public final class A2aCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--port", required = true, paramLabel = "PORT", description = "TCP port (0: any free port; the log line names it).")
+        @Option(names = "--port", required = true, paramLabel = "PORT", description = "The TCP port to listen on (0: any free port, which the log line names).")
         int port;
 
         @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "HOST",

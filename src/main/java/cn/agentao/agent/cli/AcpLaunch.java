@@ -107,6 +107,11 @@ public final class AcpLaunch {
         // Only protocol may reach stdout: keep the real stdout for the protocol writer, point System.out at stderr.
         OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+        if (cn.agentao.agent.door.terminal.Terminals.stdinIsTerminal()) { // a person, not an editor: say what this is
+            System.err.println("agent: --acp speaks the Agent Client Protocol (JSON-RPC 2.0, one message per line) on "
+                    + "stdin/stdout, for an editor to start. To chat in this terminal, run bin/agent without --acp. "
+                    + "Ctrl-D ends this.");
+        }
 
         AcpAgent agent = agent(options, System.getenv(), System.in, protocolOut);
         AtomicBoolean stopping = new AtomicBoolean();

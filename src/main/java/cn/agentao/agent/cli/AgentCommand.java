@@ -4,6 +4,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -14,8 +15,12 @@ import java.util.concurrent.Callable;
         subcommands = {SessionsCommand.class, TrustCommand.class, LoginCommand.class, LogoutCommand.class, AgoraCommand.class,
                 SmcpCommand.class, A2aCommand.class},
         description = {
-                "A coding agent: a chat in the terminal (no arguments), one prompt headless",
-                "(-p PROMPT, or the prompt on stdin), or an ACP server for editors (--acp).",
+                "A coding agent: a chat in the terminal, one prompt headless, or an ACP server for editors.",
+                "",
+                "  agent                 the chat",
+                "  agent \"QUESTION\"      the chat, asked QUESTION first",
+                "  agent -p PROMPT       one prompt, headless (or the prompt on stdin)",
+                "  agent --acp           ACP on stdin/stdout, for an editor",
                 "",
                 "Exit codes: 0 answer complete; 1 the model failed, or no provider;",
                 "2 usage error; 130 interrupted.",
@@ -82,6 +87,10 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Largest ACP message accepted, in bytes, at least 1024 (default: ${DEFAULT-VALUE}); a larger one is answered with an error.")
     long maxMessageBytes;
 
+    @Parameters(arity = "0..*", paramLabel = "QUESTION",
+            description = "Open the chat asked this first (without a terminal on stdin: run it as -p would).")
+    java.util.List<String> question;
+
     @Mixin
     StoreOptions store = new StoreOptions();
 
@@ -91,6 +100,10 @@ public final class AgentCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!acp) return TerminalLaunch.run(TerminalLaunch.from(this));
+        if (question != null && !question.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--acp takes no question (the editor sends the prompts): '"
+                    + String.join(" ", question) + "'");
+        }
         if (!Logging.isLevel(logLevel)) {
             throw new ParameterException(spec.commandLine(), "--log-level must be one of error, warn, info, debug, trace (got '" + logLevel + "')");
         }

@@ -30,8 +30,9 @@ import java.util.regex.Pattern;
  * stderr; stdout stays empty.
  */
 @Command(name = "agora", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Take part in Agora spaces: each space is a saved session; a message that mentions @ID",
-                "(or, with --respond all, any message from others) is answered in the space. Runs until stopped."})
+        description = {"Take part in Agora spaces until stopped, answering messages in them.",
+                "Each space is a saved session; a message that mentions @ID (or, with --respond all, any message from"
+                        + " others) is answered in the space."})
 public final class AgoraCommand implements Callable<Integer> {
     private static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,127}");
 
@@ -54,7 +55,7 @@ public final class AgoraCommand implements Callable<Integer> {
             description = "Permission mode of the spaces' sessions: read-only (default), plan, workspace-write, full-access. Nobody can approve a step in a space: what the mode does not allow is refused.")
     String mode;
 
-    @Option(names = "--respond", paramLabel = "WHEN", defaultValue = "mention", description = "mention (default): answer messages that mention @ID; all: every message from others.")
+    @Option(names = "--respond", paramLabel = "WHEN", defaultValue = "mention", description = "Which messages to answer: mention (default), those that mention @ID; all, every message from others.")
     String respond;
 
     @Option(names = "--heartbeat-seconds", paramLabel = "N", defaultValue = "30", description = "Seconds between heartbeats (default: ${DEFAULT-VALUE}).")

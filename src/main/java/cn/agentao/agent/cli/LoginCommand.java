@@ -20,9 +20,10 @@ import java.util.concurrent.Callable;
  * method: a client runs it in a terminal, exit status 0 meaning success.
  */
 @Command(name = "login", mixinStandardHelpOptions = true,
-        description = {"Choose a model provider and save its key (asked without echo), endpoint and model in",
-                "$XDG_CONFIG_HOME/agent/.env (or ~/.config/agent/.env), readable by you only. The key is",
-                "checked first with one call that lists the provider's models. Undo with: agent logout."})
+        description = {"Choose a model provider and save its key, endpoint and model.",
+                "They are saved in $XDG_CONFIG_HOME/agent/.env (or ~/.config/agent/.env), readable by you only; the key"
+                        + " is asked without echo and checked first with one call that lists the provider's models."
+                        + " Undo with: agent logout."})
 public final class LoginCommand implements Callable<Integer> {
     static final Duration CHECK_TIMEOUT = Duration.ofSeconds(20);
 
@@ -52,6 +53,20 @@ public final class LoginCommand implements Callable<Integer> {
         }
     }
 
+    /** The chat's first run with nothing configured: offers {@code agent login} there and then; true when it saved a provider. */
+    static boolean offer(Map<String, String> env) {
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true);
+        TerminalInput in = TerminalInput.open(out);
+        try {
+            String answer = in.line("Set one up now with agent login? [Y/n]: ").strip();
+            if (!answer.isEmpty() && !answer.toLowerCase(java.util.Locale.ROOT).startsWith("y")) return false;
+            return new LoginCommand(env).login(in, out, err) == 0;
+        } catch (TerminalInput.EndOfInput e) {
+            return false;
+        }
+    }
+
     private int login(TerminalInput in, PrintWriter out, PrintWriter err) {
         List<ProviderLogin.Choice> choices = ProviderLogin.CHOICES;
         out.println("Which model provider?");
@@ -77,13 +92,13 @@ public final class LoginCommand implements Callable<Integer> {
             while (key == null || key.isBlank()) key = in.secret("API key (not shown): ");
             key = key.strip();
         }
-        String baseUrl = ask(in, "Base URL", choice.defaultBaseUrl());
-        String model = ask(in, "Model", choice.defaultModel());
+        String baseUrl = ask(in, out, "Base URL", choice.defaultBaseUrl());
         String checkedUrl = baseUrl != null ? baseUrl : choice.defaultBaseUrl();
 
         out.println("Checking with " + checkedUrl + " …");
         out.flush();
         KeyCheck.Result check = KeyCheck.check(choice.kind(), checkedUrl, key, CHECK_TIMEOUT);
+        boolean confirmed = check.ok();
         if (check.ok()) {
             out.println("OK: " + check.message() + ".");
         } else if (check.refused()) {
@@ -91,6 +106,9 @@ public final class LoginCommand implements Callable<Integer> {
             return 1;
         } else {
             out.println("Could not confirm that it works: " + check.message() + ".");
+        }
+        String model = askModel(in, out, check.models(), choice.defaultModel());
+        if (!confirmed) {
             String save = in.line("Save it anyway? [y/N]: ").strip();
             if (!save.equalsIgnoreCase("y") && !save.equalsIgnoreCase("yes")) {
                 err.println("agent login: nothing was saved.");
@@ -115,12 +133,32 @@ public final class LoginCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Asks for an optional value with a default (Enter keeps it); without a default an answer is required. */
-    private static String ask(TerminalInput in, String what, String fallback) {
+    /** Asks for an optional value with a default (Enter keeps it); without a default an answer is required, and said so. */
+    private static String ask(TerminalInput in, PrintWriter out, String what, String fallback) {
         while (true) {
-            String answer = in.line(what + (fallback == null ? ": " : " [" + fallback + "]: ")).strip();
+            String answer = in.line(what + (fallback == null ? " (required): " : " [" + fallback + "]: ")).strip();
             if (!answer.isEmpty()) return answer;
             if (fallback != null) return null;
+            out.println(what + " is required: this provider has no default.");
         }
+    }
+
+    /** The model: one of those the provider listed (by number or name), or any name; Enter keeps the default. */
+    private static String askModel(TerminalInput in, PrintWriter out, List<String> listed, String fallback) {
+        List<String> shown = listed.size() > 30 ? listed.subList(0, 30) : listed;
+        if (!shown.isEmpty()) {
+            out.println("Models the provider lists" + (shown.size() < listed.size() ? " (the first " + shown.size() + " of "
+                    + listed.size() + ")" : "") + "; answer a number or a name:");
+            for (int i = 0; i < shown.size(); i++) out.println("  " + (i + 1) + ") " + shown.get(i));
+        }
+        String answer = ask(in, out, "Model", fallback);
+        if (answer == null) return null;
+        try {
+            int n = Integer.parseInt(answer);
+            if (n >= 1 && n <= shown.size()) return shown.get(n - 1);
+        } catch (NumberFormatException e) {
+            // a name
+        }
+        return answer;
     }
 }

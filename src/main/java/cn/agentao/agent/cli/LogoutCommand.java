@@ -13,9 +13,9 @@ import java.util.concurrent.Callable;
 
 /** {@code agent logout}: removes what {@code agent login} saved (provider choice, keys, endpoints, models). */
 @Command(name = "logout", mixinStandardHelpOptions = true,
-        description = {"Remove the saved provider, keys, endpoints and models from $XDG_CONFIG_HOME/agent/.env",
-                "(or ~/.config/agent/.env); the file's other lines stay. Variables set in your environment",
-                "are not touched."})
+        description = {"Remove the provider, keys, endpoints and models that agent login saved.",
+                "They are removed from $XDG_CONFIG_HOME/agent/.env (or ~/.config/agent/.env); the file's other lines"
+                        + " stay. Variables set in your environment are not touched."})
 public final class LogoutCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

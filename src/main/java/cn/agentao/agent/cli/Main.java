@@ -13,13 +13,26 @@ public final class Main {
     private Main() {}
 
     private static CommandLine picocli(String[] args) {
-        CommandLine cl = new CommandLine(new AgentCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cl = new CommandLine(new AgentCommand()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setParameterExceptionHandler(Main::usageError);
         if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
             java.util.List<String> footer = new java.util.ArrayList<>(java.util.List.of(""));
             footer.addAll(Sandboxes.fromEnvironment(System.getenv()).helpLines()); // a trial run of the sandbox: help only
             cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
         }
         return cl;
+    }
+
+    /** A bad command line: what is wrong in one line, then the short usage and where the whole help is (not the help). */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        String name = cl.getCommandSpec().qualifiedName();
+        java.io.PrintWriter err = cl.getErr();
+        err.println(name + ": " + e.getMessage());
+        err.println("Usage: " + cl.getHelp().abbreviatedSynopsis().strip());
+        err.println("See '" + name + " --help'.");
+        err.flush();
+        return cl.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     public static void main(String[] args) throws Exception {

@@ -54,7 +54,7 @@ public final class SessionsCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--sessions-dir", paramLabel = "DIR", scope = ScopeType.INHERIT,
-            description = {"Session store directory (default:", "$AGENT_SESSIONS_DIR, else",
+            description = {"Where conversations are kept (default:", "$AGENT_SESSIONS_DIR, else",
                     "$XDG_DATA_HOME/agent/sessions, else", "~/.local/share/agent/sessions)."})
     Path sessionsDir;
 
@@ -181,7 +181,7 @@ public final class SessionsCommand implements Callable<Integer> {
         @Parameters(paramLabel = "ID", description = "Session id or a unique prefix of one.")
         String id;
 
-        @Option(names = "--format", defaultValue = "jsonl", description = "jsonl (default, byte for byte) or markdown.")
+        @Option(names = "--format", defaultValue = "jsonl", description = "The format: jsonl (default, the log byte for byte) or markdown.")
         Format format;
 
         @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.")

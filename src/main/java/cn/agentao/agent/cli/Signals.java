@@ -18,4 +18,27 @@ final class Signals {
             }
         }
     }
+
+    /**
+     * Handles {@code name} with {@code handler}, even when the process started with that signal ignored (a script's
+     * background job starts with SIGINT ignored, and the JVM then leaves it ignored): the disposition is first reset
+     * to the default through the C library ({@code FfmSignalDefault}, Java 22+ with native access, as the launchers
+     * give); where that cannot be done, the signal stays ignored.
+     */
+    @SuppressWarnings("restriction")
+    static void handleEvenIfIgnored(String name, sun.misc.SignalHandler handler) {
+        sun.misc.Signal signal = new sun.misc.Signal(name);
+        if (sun.misc.Signal.handle(signal, handler) != sun.misc.SignalHandler.SIG_IGN) return;
+        if (resetToDefault(signal.getNumber())) sun.misc.Signal.handle(signal, handler);
+    }
+
+    private static boolean resetToDefault(int number) {
+        if (Runtime.version().feature() < 22) return false;
+        try {
+            return (Boolean) Class.forName("cn.agentao.agent.cli.FfmSignalDefault").getDeclaredMethod("reset", int.class)
+                    .invoke(null, number);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return false;
+        }
+    }
 }

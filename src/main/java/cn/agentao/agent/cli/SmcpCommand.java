@@ -18,7 +18,8 @@ import java.util.concurrent.Callable;
  * the office, its Computers and their tools (or why it cannot join), then leaves. Exit code 0 when joined.
  */
 @Command(name = "smcp", mixinStandardHelpOptions = true,
-        description = "The A2C-SMCP office of config.json (\"smcp\": url, office, name, tokenEnv).",
+        description = {"Look at the A2C-SMCP office that config.json names.",
+                "The office is set by config.json's \"smcp\" (url, office, name, tokenEnv)."},
         subcommands = {SmcpCommand.Status.class})
 public final class SmcpCommand {
 

@@ -18,8 +18,8 @@ public final class StoreOptions {
     public static final String PASSWORD_ENV = "--store-password-env";
 
     @Option(names = STORE, paramLabel = "ADDRESS",
-            description = {"Keep sessions in PostgreSQL: postgres://USER@HOST:PORT/DB (default: $AGENT_STORE;",
-                    "unset: files). The password comes from PGPASSWORD or --store-password-env."})
+            description = {"Keep sessions in PostgreSQL at postgres://USER@HOST:PORT/DB (default: $AGENT_STORE; unset: in files).",
+                    "The password comes from PGPASSWORD or --store-password-env."})
     String store;
 
     @Option(names = PASSWORD_ENV, paramLabel = "VAR",

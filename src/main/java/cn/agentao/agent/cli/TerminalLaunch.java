@@ -20,12 +20,12 @@ final class TerminalLaunch {
 
     /** The options of the terminal modes; {@code logLevel} null when not given (then loggers stay quiet). */
     record Options(String print, OutputFormat format, String mode, String model, boolean continueLatest, String resume,
-                   Path sessionsDir, String logLevel, Path logFile, StoreOptions store) {}
+                   Path sessionsDir, String logLevel, Path logFile, StoreOptions store, String question) {}
 
     /**
      * Reads the common terminal command lines ({@code agent}, {@code agent -p PROMPT --output-format json}, …)
      * without Picocli, whose set-up costs more than the rest of the start; returns null for anything else
-     * (help, a typo, a bad value), which then goes to Picocli for its usage errors.
+     * (help, a typo, a bad value, a word that is a subcommand or a question), which then goes to Picocli.
      */
     static Options parse(String[] args) {
         String print = null, mode = null, model = null, resume = null, level = null;
@@ -72,7 +72,7 @@ final class TerminalLaunch {
             String env = System.getenv("AGENT_LOG_LEVEL");
             if (env != null && Logging.isLevel(env)) level = env;
         }
-        return new Options(print, format, mode, model, cont, resume, sessions, level, logFile, store);
+        return new Options(print, format, mode, model, cont, resume, sessions, level, logFile, store, null);
     }
 
     /** Picocli's parse of the same options, checked the same way (a problem is Picocli's usage error, exit 2). */
@@ -90,13 +90,18 @@ final class TerminalLaunch {
         if (c.continueLatest && c.resume != null) {
             throw new ParameterException(c.spec.commandLine(), "--continue and --resume cannot be combined");
         }
+        String question = c.question == null || c.question.isEmpty() ? null : String.join(" ", c.question);
+        if (question != null && c.print != null) {
+            throw new ParameterException(c.spec.commandLine(), "give the prompt once: with -p or as the question, not both ('"
+                    + question + "')");
+        }
         boolean explicitLevel = c.spec.commandLine().getParseResult().hasMatchedOption(AcpLaunch.LOG_LEVEL)
                 || System.getenv("AGENT_LOG_LEVEL") != null;
         if (explicitLevel && !Logging.isLevel(c.logLevel)) {
             throw new ParameterException(c.spec.commandLine(), "--log-level must be one of error, warn, info, debug, trace (got '" + c.logLevel + "')");
         }
         return new Options(c.print, format, c.mode, c.model, c.continueLatest, c.resume, c.sessionsDir,
-                explicitLevel ? c.logLevel : null, c.logFile, c.store);
+                explicitLevel ? c.logLevel : null, c.logFile, c.store, question);
     }
 
     static int run(Options c) {
@@ -112,10 +117,15 @@ final class TerminalLaunch {
                         + "(or on stdin), or serve editors with --acp (see --help).");
                 return ExitCodes.USAGE;
             }
-            return cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()),
-                    new cn.agentao.agent.door.terminal.Chat.Request(cwd, resume, c.mode(), c.model(), env));
+            var request = new cn.agentao.agent.door.terminal.Chat.Request(cwd, resume, c.mode(), c.model(), env, c.question());
+            int code = cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()), request);
+            if (code != cn.agentao.agent.door.terminal.Chat.NO_PROVIDER) return code;
+            // the first run with nothing configured: agent login there and then, then the chat with what it saved
+            if (!LoginCommand.offer(env)) return ExitCodes.FAILED;
+            code = cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()), request);
+            return code == cn.agentao.agent.door.terminal.Chat.NO_PROVIDER ? ExitCodes.FAILED : code;
         }
-        String prompt = c.print() == null ? "" : c.print();
+        String prompt = c.print() != null ? c.print() : c.question() != null ? c.question() : "";
         if (!stdinTerminal) {
             try {
                 String piped = new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
@@ -137,13 +147,16 @@ final class TerminalLaunch {
                 TerminalLaunch::onInterrupt);
     }
 
-    /** SIGINT and SIGTERM cancel the turn (exit 130 follows); a second one ends the process at once. */
+    /**
+     * SIGINT and SIGTERM cancel the turn (exit 130 follows); a second one ends the process at once. Also when they
+     * were ignored at start (a script's background job): a run with no one at the keyboard must still stop when told.
+     */
     @SuppressWarnings("restriction")
     static void onInterrupt(Runnable cancel) {
         java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
         for (String name : new String[]{"INT", "TERM"}) {
             try {
-                sun.misc.Signal.handle(new sun.misc.Signal(name), s -> {
+                Signals.handleEvenIfIgnored(name, s -> {
                     if (once.compareAndSet(false, true)) cancel.run();
                     else Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
                 });

@@ -21,9 +21,9 @@ import java.util.concurrent.Callable;
  * starts without a question until it changes. {@code --revoke} makes it untrusted again.
  */
 @Command(name = "trust", mixinStandardHelpOptions = true,
-        description = {"Trust a project (default: the current directory): its .env may choose model providers and",
-                "endpoints, and its .agent/mcp.json, as it is now, starts without asking. Kept in",
-                "$XDG_CONFIG_HOME/agent/trusted-projects.json (or ~/.config/agent/)."})
+        description = {"Trust a project (default: the current directory), so that its .env may choose model providers.",
+                "A trusted project's .env may also choose endpoints, and its .agent/mcp.json, as it is now, starts without"
+                        + " asking. Kept in $XDG_CONFIG_HOME/agent/trusted-projects.json (or ~/.config/agent/)."})
 public final class TrustCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -133,9 +133,9 @@ public final class Engine {
 
     /** Runs one prompt turn (a slash command, or a conversation with the model) and says why it ended. */
     StopReason runTurn(Session session, List<ContentBlock> prompt, Cancellation cancel) {
-        giveTitle(session, prompt);
         String text = prompt.size() == 1 && prompt.get(0) instanceof ContentBlock.Text t ? t.text() : null;
         SlashCommands.Invocation command = text == null ? null : SlashCommands.parse(text);
+        if (command == null) giveTitle(session, prompt); // "/model x" names no conversation: its first question does
         StopReason reason = null;
         if (command != null) reason = commands.run(session, command, prompt, cancel);
         if (reason == null) reason = turns.run(session, prompt, cancel);

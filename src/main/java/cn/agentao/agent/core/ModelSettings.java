@@ -73,6 +73,8 @@ final class ModelSettings {
 
     boolean configured(Path cwd) { return catalog(cwd).configured(); }
 
+    java.util.List<String> missingVariables(Path cwd) { return catalog(cwd).missingVariables(); }
+
     String authHelp() { return catalog(null).missingConfigurationHelp(); }
 
     /** Forgets cached configuration so the next look re-reads environment files and the config file. */

@@ -41,6 +41,8 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     private final List<AgentEvent> updates = new ArrayList<>();
     /** Each tool call's state so far, and the places in {@link #updates} that show it. */
     private final Map<String, ToolCallState> calls = new HashMap<>();
+    /** Every tool call, also those whose id a later call reused (some OpenAI-compatible servers number calls per turn). */
+    private final List<ToolCallState> allCalls = new ArrayList<>();
     private EngineRecord.State state;
     private String title;
     private EngineRecord.Plan plan;
@@ -100,7 +102,12 @@ public final class SessionReplay implements Consumer<ObjectNode> {
                 history.addAll(c.messages());
             }
             case EngineRecord.ToolCallStarted s -> {
-                ToolCallState call = calls.computeIfAbsent(s.toolCallId(), id -> new ToolCallState());
+                ToolCallState call = calls.get(s.toolCallId());
+                if (call == null || ended(call.call)) { // a finished call's id again: another call, shown apart
+                    call = new ToolCallState();
+                    calls.put(s.toolCallId(), call);
+                    allCalls.add(call);
+                }
                 call.call = new AgentEvent.ToolCallStarted(s.toolCallId(), s.title(), s.kind(), s.status(), s.content(),
                         s.locations(), s.rawInput(), null);
                 call.places.add(updates.size());
@@ -120,7 +127,7 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     }
 
     private Restored result() {
-        for (ToolCallState call : calls.values()) {
+        for (ToolCallState call : allCalls) {
             AgentEvent.ToolCallStarted last = finalState(call.call);
             call.places.forEach(i -> updates.set(i, last));
         }
@@ -133,6 +140,10 @@ public final class SessionReplay implements Consumer<ObjectNode> {
                 or(u.kind(), c.kind()), or(u.status(), c.status()),
                 or(u.content(), c.content()), or(u.locations(), c.locations()),
                 or(u.rawInput(), c.rawInput()), or(u.rawOutput(), c.rawOutput()));
+    }
+
+    private static boolean ended(AgentEvent.ToolCallStarted call) {
+        return call != null && (call.status() == ToolCallStatus.COMPLETED || call.status() == ToolCallStatus.FAILED);
     }
 
     private static <T> T or(T changed, T before) {

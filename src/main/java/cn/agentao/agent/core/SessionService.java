@@ -65,6 +65,9 @@ public final class SessionService implements AutoCloseable {
     /** Whether a model provider is configured for sessions in {@code cwd} (null: the process's directory). */
     public boolean configured(Path cwd) { return engine.settings().configured(cwd); }
 
+    /** What the environment's model provider still needs for {@code cwd}, e.g. {@code DEEPSEEK_API_KEY}; may be empty. */
+    public java.util.List<String> missingVariables(Path cwd) { return engine.settings().missingVariables(cwd); }
+
     /** {@link CoreException.AuthRequired}, saying how to configure one, unless a model provider is configured for {@code cwd}. */
     public void requireConfigured(Path cwd) throws CoreException.AuthRequired {
         if (!configured(cwd)) {

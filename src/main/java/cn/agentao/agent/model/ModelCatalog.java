@@ -33,6 +33,7 @@ public final class ModelCatalog {
     private final List<String> warnings;
     private final Set<String> keyVariables;
     private final Map<String, ModelPrice> prices;
+    private final List<String> missingVariables;
 
     private ModelCatalog(Assembly assembly) {
         this.choices = List.copyOf(assembly.choices);
@@ -45,6 +46,7 @@ public final class ModelCatalog {
         this.warnings = List.copyOf(assembly.warnings);
         this.keyVariables = Set.copyOf(assembly.keyVariables);
         this.prices = assembly.userConfig.prices();
+        this.missingVariables = List.copyOf(assembly.envMissing);
     }
 
     /** The catalog for a session in {@code sessionCwd}, from this process's environment and the standard files. */
@@ -79,6 +81,11 @@ public final class ModelCatalog {
     /** Plain sentences naming exactly the variables (or config entries) to set; suitable for an ACP auth method. */
     public String missingConfigurationHelp() {
         return missingConfigurationHelp;
+    }
+
+    /** The variables the environment's provider ({@code LLM_PROVIDER}) still needs, e.g. {@code DEEPSEEK_API_KEY}. */
+    public List<String> missingVariables() {
+        return missingVariables;
     }
 
     /**

@@ -114,7 +114,7 @@ final class ModelErrors {
                 return new ModelException(Kind.CONNECTION, "Could not reach the model provider at " + displayUrl() + ": "
                         + network + ".", 0, false, t);
             }
-            if (t instanceof ConnectException) {
+            if (t instanceof ConnectException && !hostNotFound(t)) { // else: said below, when the loop reaches the cause
                 return new ModelException(Kind.CONNECTION, "Could not connect to the model provider at " + displayUrl()
                         + via() + " (connection refused).", 0, true, t);
             }
@@ -132,6 +132,14 @@ final class ModelErrors {
         String detail = detail(error.getMessage());
         return new ModelException(Kind.OTHER, "The model call failed" + (detail.isEmpty() ? "." : ": " + detail),
                 0, false, null);
+    }
+
+    /** Whether {@code t} was caused by a host name that did not resolve (the JDK's client calls that a ConnectException). */
+    private static boolean hostNotFound(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof UnknownHostException || c instanceof UnresolvedAddressException) return true;
+        }
+        return false;
     }
 
     /** An error reported inside a stream that began with HTTP 200, by type (Anthropic's or OpenAI's) or code. */

@@ -49,7 +49,7 @@ public final class TranscriptRenderer {
         out.heading(session.title().orElse("Session " + session.sessionId()),
                 "session " + session.sessionId(), "cwd " + header.cwd(),
                 "created " + (header.createdAt() == null ? "?" : TIME.format(header.createdAt())));
-        Map<String, ToolCall> tools = toolCalls(session.records());
+        Map<ObjectNode, ToolCall> tools = toolCalls(session.records());
         for (ObjectNode record : session.records()) {
             switch (record.get("type").asText()) {
                 case RecordTypes.USER_MESSAGE -> out.speaker("User", record, blocksText(record.get("content")));
@@ -66,7 +66,7 @@ public final class TranscriptRenderer {
                     if (includeThoughts) out.thought(record, blocksText(record.get("content")));
                 }
                 case RecordTypes.TOOL_CALL -> {
-                    ToolCall tool = tools.get(record.path("toolCallId").asText());
+                    ToolCall tool = tools.get(record);
                     if (tool != null) out.tool(record, tool);
                 }
                 case RecordTypes.PLAN -> out.plan(record, record.path("entries"));
@@ -80,6 +80,8 @@ public final class TranscriptRenderer {
 
     /** How each tool call ended up: its start merged with every later update; {@code result} its output in short. */
     private record ToolCall(String title, String kind, String status, String result) {
+        boolean ended() { return "completed".equals(status) || "failed".equals(status); }
+
         ToolCall merge(JsonNode update) {
             String shown = update.has("content") ? resultInShort(update.get("content")) : result;
             return new ToolCall(update.path("title").asText(title), update.path("kind").asText(kind),
@@ -119,13 +121,30 @@ public final class TranscriptRenderer {
         }
     }
 
-    private static Map<String, ToolCall> toolCalls(List<ObjectNode> records) {
-        Map<String, ToolCall> tools = new HashMap<>();
+    /**
+     * Each tool_call record's final state. Some OpenAI-compatible servers reuse ids across turns ("call_0" every
+     * turn): an update belongs to the latest call of its id, and each call keeps its own.
+     */
+    private static Map<ObjectNode, ToolCall> toolCalls(List<ObjectNode> records) {
+        Map<ObjectNode, ToolCall> tools = new java.util.IdentityHashMap<>();
+        Map<String, ObjectNode> latest = new HashMap<>();
         for (ObjectNode record : records) {
             String id = record.path("toolCallId").asText();
             switch (record.get("type").asText()) {
-                case RecordTypes.TOOL_CALL -> tools.put(id, new ToolCall("tool call", "other", "pending", null).merge(record));
-                case RecordTypes.TOOL_CALL_UPDATE -> tools.computeIfPresent(id, (k, tool) -> tool.merge(record));
+                case RecordTypes.TOOL_CALL -> {
+                    ObjectNode before = latest.get(id);
+                    ToolCall open = before == null ? null : tools.get(before);
+                    if (open != null && !open.ended()) { // the same call announced again: one call
+                        tools.put(before, open.merge(record));
+                    } else { // a finished call's id again: another call, shown apart
+                        latest.put(id, record);
+                        tools.put(record, new ToolCall("tool call", "other", "pending", null).merge(record));
+                    }
+                }
+                case RecordTypes.TOOL_CALL_UPDATE -> {
+                    ObjectNode start = latest.get(id);
+                    if (start != null) tools.computeIfPresent(start, (k, tool) -> tool.merge(record));
+                }
                 default -> { }
             }
         }

@@ -74,12 +74,17 @@ class LoginTerminalIT {
                 type(KEY);
                 awaitScreen("Base URL");
                 type(model.baseUrl());
-                awaitScreen("Model:");
-                type("m1");
+                awaitScreen("Model (required):"); // after the check, which lists the provider's models
+                assertTrue(screen().contains("1) " + FakeModelServer.MODEL), "the listed models are offered:\n" + screen());
+                type(""); // no default for an OpenAI-compatible server of one's own: said so, and asked again
+                awaitScreen("Model is required");
+                type("1");
                 String end = awaitScreen("EXIT=");
                 assertTrue(end.contains("EXIT=0"), end);
                 assertFalse(end.contains(KEY), "the key never shows on the terminal:\n" + end);
                 assertTrue(Files.readString(config.resolve("agent/.env")).contains("FAKE_API_KEY='" + KEY + "'"));
+                assertTrue(Files.readString(config.resolve("agent/.env")).contains("FAKE_MODEL='" + FakeModelServer.MODEL + "'"),
+                        "the model picked by its number");
             } finally {
                 tmux("kill-server");
             }

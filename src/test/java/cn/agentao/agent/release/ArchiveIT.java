@@ -81,6 +81,31 @@ class ArchiveIT {
     }
 
     @Test
+    void carriesTheReadmeAndTheLicense() throws Exception {
+        for (Path dir : List.of(unpacked, unpackedPlain)) {
+            assertTrue(Files.readString(dir.resolve("agent/README.md")).startsWith("# agent"), "the README in " + dir);
+            assertTrue(Files.readString(dir.resolve("agent/LICENSE")).contains("MIT License"), "the LICENSE in " + dir);
+        }
+    }
+
+    /** Unpacked where the conversations are kept (what the README once said): the launcher says what removing it would do. */
+    @Test
+    void warnsWhenUnpackedWhereTheConversationsAreKept() throws Exception {
+        Path share = Files.createDirectories(tmp.resolve("old-layout/.local/share"));
+        Path saved = Files.createDirectories(share.resolve("agent/sessions")).resolve("kept.jsonl");
+        Files.writeString(saved, "{}\n");
+        run(share, Map.of("PATH", System.getenv("PATH")), Duration.ofMinutes(2), "unzip", "-q", "-o",
+                tmp.resolve("out").resolve("agent-" + version + ".zip").toString());
+        Map<String, String> env = noJavaEnvironment("old-layout-user");
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        Result r = run(tmp, env, Duration.ofMinutes(1), share.resolve("agent/bin/agent").toString(), "--version");
+        assertTrue(r.stdout.startsWith("agent " + version), r.stdout);
+        assertTrue(r.stderr.contains("holds both this program and your saved conversations")
+                && r.stderr.contains(share.resolve("agent/sessions").toString()), r.stderr);
+        assertEquals("{}\n", Files.readString(saved), "unpacking over it kept the conversation");
+    }
+
+    @Test
     void thePlainArchiveRunsOnTheJdkInJavaHome() throws Exception {
         Path agent = unpackedPlain.resolve("agent");
         assertFalse(Files.exists(agent.resolve("runtime")), "no runtime in the plain archive");

@@ -36,6 +36,7 @@ public final class AgentProcess implements AutoCloseable {
     private final List<JsonNode> messages = Collections.synchronizedList(new ArrayList<>());
     private final LinkedBlockingQueue<JsonNode> inbox = new LinkedBlockingQueue<>();
     private final Map<String, Function<JsonNode, JsonNode>> clientHandlers = new ConcurrentHashMap<>();
+    private final Map<String, JsonNode> clientRefusals = new ConcurrentHashMap<>();
     private final StringBuffer stderr = new StringBuffer();
     private final AtomicLong ids = new AtomicLong(1000);
     private final Thread stdoutReader;
@@ -125,6 +126,11 @@ public final class AgentProcess implements AutoCloseable {
     /** Answers the agent's requests for {@code method} with {@code handler}'s result (null → error). */
     public void onClientRequest(String method, Function<JsonNode, JsonNode> handler) {
         clientHandlers.put(method, handler);
+    }
+
+    /** Answers the agent's requests for {@code method} with the JSON-RPC {@code error} object, as a client that refuses. */
+    public void refuseClientRequest(String method, JsonNode error) {
+        clientRefusals.put(method, error);
     }
 
     /** Writes one line; synchronized on this object, so a test writing raw bytes can hold the same lock. */
@@ -256,6 +262,14 @@ public final class AgentProcess implements AutoCloseable {
     }
 
     private void answerClientRequest(JsonNode m) {
+        JsonNode refusal = clientRefusals.get(m.path("method").asText());
+        if (refusal != null) {
+            ObjectNode reply = Json.object().put("jsonrpc", "2.0");
+            reply.set("id", m.get("id"));
+            reply.set("error", refusal);
+            send(reply);
+            return;
+        }
         Function<JsonNode, JsonNode> h = clientHandlers.get(m.path("method").asText());
         if (h == null) return; // left unanswered: the test answers it itself
         Thread.ofVirtual().start(() -> {

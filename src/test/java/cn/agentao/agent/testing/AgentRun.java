@@ -53,6 +53,23 @@ public final class AgentRun {
         return run;
     }
 
+    /**
+     * How the agent starts with SIGINT, whatever the test's own process inherited: as from a terminal (the default
+     * disposition), or ignored, as a script's background job ({@code cmd &}) starts it.
+     */
+    public enum Sigint { DEFAULT, IGNORED }
+
+    /** As {@link #start(Path, Map, String, String...)}, with SIGINT's disposition set by coreutils' {@code env}. */
+    public static AgentRun start(Sigint sigint, Path cwd, Map<String, String> env, String stdin, String... args) throws IOException {
+        ProcessBuilder pb = AgentProcess.command(env, args).directory(cwd.toFile());
+        pb.command().addAll(0, List.of("env", sigint == Sigint.IGNORED ? "--ignore-signal=INT" : "--default-signal=INT"));
+        AgentRun run = new AgentRun(pb.start());
+        try (OutputStream in = run.process.getOutputStream()) {
+            if (stdin != null) in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        return run;
+    }
+
     /** Runs to the end (at most a minute). */
     public static Result run(Path cwd, Map<String, String> env, String stdin, String... args) throws Exception {
         return start(cwd, env, stdin, args).await(Duration.ofSeconds(60));

@@ -219,6 +219,24 @@ class ToolsIT {
     }
 
     @Test
+    void aClientsRefusalToWriteKeepsItsReason() throws Exception {
+        ObjectNode caps = Json.object();
+        caps.putObject("fs").put("readTextFile", true).put("writeTextFile", true);
+        startAgent(caps, "allow_once");
+        // as the ACP SDKs answer when the editor's handler fails: "Internal error", the reason in data.details
+        ObjectNode refusal = Json.object().put("code", -32603).put("message", "Internal error");
+        refusal.putObject("data").put("details", "the buffer g.txt is read-only");
+        agent.refuseClientRequest("fs/write_text_file", refusal);
+        model.enqueue(Script.reply().toolCall("w", "write_file", "{\"path\":\"g.txt\",\"content\":\"new\"}"),
+                Script.textReply("could not"));
+        assertEquals("end_turn", run("write g.txt"));
+        String told = model.requests().get(1).messages().toString();
+        assertTrue(told.contains("the buffer g.txt is read-only"), "the model hears the editor's reason: " + told);
+        assertTrue(finalUpdate("w").toString().contains("the buffer g.txt is read-only"), "and so does the editor's user");
+        assertFalse(Files.exists(ws.resolve("g.txt")));
+    }
+
+    @Test
     void aClientThatAdvertisesFsAndTerminalDoesTheWork() throws Exception {
         List<String> calls = new CopyOnWriteArrayList<>();
         Map<String, String> buffers = new java.util.concurrent.ConcurrentHashMap<>();

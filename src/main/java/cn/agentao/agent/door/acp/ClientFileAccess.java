@@ -42,11 +42,34 @@ public final class ClientFileAccess implements FileAccess {
                 .put("content", content));
     }
 
+    /**
+     * What the client said: its message, and the reason ACP clients put in {@code data} (a string, or an object's
+     * {@code details}, {@code message} or {@code reason}, as the ACP SDKs' "Internal error" carries it).
+     */
+    private static String clientReason(cn.agentao.agent.jsonrpc.JsonRpcException e) {
+        JsonNode data = e.data();
+        String reason = null;
+        if (data != null && data.isTextual()) reason = data.asText();
+        if (data != null && data.isObject()) {
+            for (String field : new String[]{"details", "message", "reason"}) {
+                if (data.path(field).isTextual()) {
+                    reason = data.path(field).asText();
+                    break;
+                }
+            }
+        }
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        if (reason == null || reason.isBlank() || message.contains(reason)) return message;
+        return message.isBlank() ? reason : message + ": " + reason;
+    }
+
     private JsonNode call(String method, ObjectNode params) throws IOException {
         try {
             return client.request(method, params);
         } catch (IOException e) {
             throw e;
+        } catch (cn.agentao.agent.jsonrpc.JsonRpcException e) { // the client's refusal, with its reason
+            throw new IOException(method + " failed: " + clientReason(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException(method + " interrupted");

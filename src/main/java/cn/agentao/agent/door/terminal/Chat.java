@@ -35,8 +35,18 @@ import java.util.function.Supplier;
  * session's permission and sandbox rules. Ctrl-C cancels a turn; on an empty prompt twice, or Ctrl-D, it exits.
  */
 public final class Chat implements LocalSession.View, TurnPrinter.Screen {
-    /** What the command line asked for. */
-    public record Request(Path cwd, String resume, String mode, String model, Map<String, String> env) {}
+    /** What the command line asked for; {@code question}, when not null, is sent as the first prompt. */
+    public record Request(Path cwd, String resume, String mode, String model, Map<String, String> env, String question) {
+        public Request(Path cwd, String resume, String mode, String model, Map<String, String> env) {
+            this(cwd, resume, mode, model, env, null);
+        }
+    }
+
+    /**
+     * What {@link #run} returns, instead of an exit code, when no model provider is configured (after saying so): the
+     * caller may offer {@code agent login} there and then, and run the chat again.
+     */
+    public static final int NO_PROVIDER = -1;
 
     /** Commands the chat answers itself (the engine answers /help, /model, /mode, /compact and prompt commands). */
     static final List<String> LOCAL_COMMANDS = List.of("sessions", "resume", "new", "exit", "quit");
@@ -79,7 +89,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     public static int run(Supplier<SessionService> engine, Request request) {
         String type = request.env().get("TERM");
         // not for a resumed conversation (shown before its prompt) nor a dumb terminal (whose line editing is the kernel's)
-        boolean early = request.resume() == null && type != null && !type.isEmpty() && !type.startsWith("dumb");
+        boolean early = request.resume() == null && request.question() == null && type != null && !type.isEmpty() && !type.startsWith("dumb");
         TtyMode keys = early ? TtyMode.rawKeys() : null; // first: a key typed once the prompt shows is kept as typed
         if (early) {
             Ansi ansi = Ansi.forTerminal(request.env(), type, true);
@@ -122,9 +132,9 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         try (terminal) {
             SessionService sessions = building.join();
             if (!sessions.configured(request.cwd())) {
-                terminal.writer().println((drawnEarly ? "\r" : "") + "agent: " + Headless.NO_PROVIDER);
+                terminal.writer().println((drawnEarly ? "\r" : "") + "agent: " + Headless.noProvider(sessions, request.cwd()));
                 terminal.writer().flush();
-                return ExitCodes.FAILED;
+                return NO_PROVIDER;
             }
             return new Chat(sessions, request, terminal, drawnEarly).loop();
         } catch (IOException | java.io.IOError e) {
@@ -155,6 +165,13 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         }
         boolean early = drawnEarly;
         if (!early) write(hint(ansi) + "\n");
+        if (request.question() != null) { // agent "QUESTION": asked as if typed at the first prompt
+            write(status() + "\n" + prompt(ansi) + request.question() + "\n");
+            reader.getHistory().add(request.question());
+            if (!sessionReady()) return close(ExitCodes.FAILED);
+            Integer exit = handle(request.question().strip());
+            if (exit != null) return close(exit);
+        }
         boolean interruptedOnce = false;
         while (true) {
             write(early ? "\r" : status() + "\n"); // the early prompt's line is drawn again by JLine
@@ -195,7 +212,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
      */
     static LineReader lineReader(Terminal terminal, Map<String, String> env, org.jline.reader.Completer completer) {
         LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("agent")
-                .variable(LineReader.HISTORY_FILE, History.file(env))
+                .variable(LineReader.HISTORY_FILE, History.privateFile(env))
                 .variable(LineReader.HISTORY_SIZE, 2000)
                 .variable(LineReader.SECONDARY_PROMPT_PATTERN, "  ")
                 .completer(completer)

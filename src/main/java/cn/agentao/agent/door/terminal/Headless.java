@@ -25,13 +25,23 @@ public final class Headless implements LocalSession.View {
     /** What the command line asked for. */
     public record Request(String prompt, OutputFormat format, String mode, String model, String resume, Path cwd) {}
 
-    /** One line: what to set (the long explanation is in --help and README). */
-    public static final String NO_PROVIDER = "no model provider is configured: set OPENAI_API_KEY (or LLM_PROVIDER=NAME "
-            + "with NAME_API_KEY, NAME_BASE_URL, NAME_MODEL) in the environment or ~/.config/agent/.env, or run `agent login`.";
+    /**
+     * One line naming what to set for the chosen provider, e.g. DEEPSEEK_API_KEY for LLM_PROVIDER=DEEPSEEK (the long
+     * explanation is in --help and README).
+     */
+    public static String noProvider(SessionService sessions, Path cwd) {
+        java.util.List<String> missing = sessions.missingVariables(cwd);
+        String set = missing.isEmpty() ? "OPENAI_API_KEY" : String.join(" and ", missing);
+        return "no model provider is configured: set " + set + " in the environment or ~/.config/agent/.env, or run "
+                + "`agent login` (another provider: LLM_PROVIDER=NAME with NAME_API_KEY, NAME_BASE_URL, NAME_MODEL).";
+    }
 
     /** The turn ended in its tools, not with an answer. */
     static final String TOOL_LOOP = "the turn stopped without a final answer: the model kept calling tools up to the "
             + "limit of model calls per prompt (AGENT_MAX_MODEL_CALLS)";
+
+    /** The result's stop reason when the turn failed (not one of ACP's, which answers a failed prompt with an error). */
+    static final String ERROR_STOP = "error";
 
     private final OutputFormat format;
     private final PrintStream out;
@@ -53,25 +63,20 @@ public final class Headless implements LocalSession.View {
     /** Runs {@code request}; {@code interrupted} is set by the caller's SIGINT handler through the returned hook. */
     public static int run(SessionService sessions, Request request, PrintStream out, PrintStream err,
                           java.util.function.Consumer<Runnable> onInterrupt) {
-        if (!sessions.configured(request.cwd())) {
-            err.println("agent: " + NO_PROVIDER);
-            return ExitCodes.FAILED;
-        }
         Headless view = new Headless(request.format(), out, err);
+        if (!sessions.configured(request.cwd())) return view.failBeforeTurn(noProvider(sessions, request.cwd()), ExitCodes.FAILED);
         LocalSession session;
         try {
             session = LocalSession.open(sessions, request.cwd(), request.resume(), false, view);
         } catch (LocalSession.OpenException e) {
-            err.println("agent: " + e.getMessage());
-            return ExitCodes.FAILED;
+            return view.failBeforeTurn(e.getMessage(), ExitCodes.FAILED);
         }
         try (session) {
             try {
                 if (request.mode() != null) session.setMode(request.mode());
                 if (request.model() != null) session.setModel(request.model());
             } catch (CoreException e) {
-                err.println("agent: " + e.getMessage());
-                return ExitCodes.USAGE;
+                return view.failBeforeTurn(e.getMessage(), ExitCodes.USAGE);
             }
             java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
             onInterrupt.accept(() -> {
@@ -83,7 +88,7 @@ public final class Headless implements LocalSession.View {
                 result = session.prompt(List.of(ContentBlock.text(request.prompt())));
             } catch (RuntimeException e) { // a fault of the agent itself stopped the turn: one line, no stack trace
                 view.failure = "the turn stopped on an internal error: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-                view.finish(StopReason.END_TURN);
+                view.finish(null);
                 return ExitCodes.FAILED;
             }
             view.failure = result.error();
@@ -94,6 +99,14 @@ public final class Headless implements LocalSession.View {
         }
     }
 
+    /** No turn was run: the reason on stderr, and in json and stream-json the result object that says it. */
+    private int failBeforeTurn(String reason, int exitCode) {
+        failure = reason;
+        finish(null);
+        return exitCode;
+    }
+
+    /** {@code reason} null: the turn did not run to a stop reason of its own (it could not start, or broke). */
     private void finish(StopReason reason) {
         String held = heldError;
         heldError = null;
@@ -117,10 +130,13 @@ public final class Headless implements LocalSession.View {
     private ObjectNode result(StopReason reason) {
         ObjectNode r = Json.object();
         if (format == OutputFormat.STREAM_JSON) r.put("type", "result");
-        r.put("sessionId", sessionId).put("stopReason", reason.wire()).put("text", text.toString());
+        // a failed turn is not a complete answer: "error", unless its own stop reason says more (max_turn_requests)
+        boolean failed = failure != null && (reason == null || reason == StopReason.END_TURN);
+        r.put("sessionId", sessionId).put("stopReason", failed ? ERROR_STOP : reason.wire()).put("text", text.toString());
         AgentEvent.UsageChanged u = usage;
         ObjectNode usageNode = r.putObject("usage");
         if (u != null) usageNode.put("used", u.used()).put("size", u.size());
+        if (u != null && u.cost() != null) usageNode.putObject("cost").put("amount", u.cost().amount()).put("currency", u.cost().currency());
         if (!denied.isEmpty()) r.set("denied", denied);
         if (failure != null) r.put("error", failure);
         return r;

@@ -86,6 +86,72 @@ class ChatIT {
     }
 
     @Test
+    void aQuestionOnTheCommandLineOpensTheChatAskedIt() throws Exception {
+        model.enqueue(Script.textReply("answered at start"), Script.textReply("then typed"));
+        term = TmuxTerminal.start(ws, env, 100, 50, "what is this project?");
+        term.awaitText("answered at start");
+        term.await("the prompt after the answer", s -> s.substring(s.lastIndexOf("answered at start")).contains(PROMPT));
+        assertEquals("what is this project?", model.requests().get(0).lastUserMessage());
+        assertTrue(term.screen().contains(PROMPT + "what is this project?"), "the question is shown as asked:\n" + term.screen());
+        send("and more", "then typed");
+        assertTrue(model.requests().get(1).messages().toString().contains("answered at start"), "one conversation");
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+    }
+
+    @Test
+    void historyFollowsHomeAndIsTheUsersOnly() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        env.put("HOME", home.toString());
+        env.put("XDG_STATE_HOME", ""); // not set: the default under $HOME
+        model.enqueue(Script.textReply("noted"));
+        open();
+        send("my private question", "noted");
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+        Path history = home.resolve(".local/state/agent/history");
+        assertTrue(Files.isRegularFile(history), "the history is under $HOME");
+        assertTrue(Files.readString(history).contains("my private question"));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(history)),
+                "only the user reads what was typed");
+    }
+
+    @Test
+    void acpInATerminalSaysWhatItIsAndWhereTheChatIs() throws Exception {
+        env.put("AGENT_LOG_LEVEL", "error");
+        term = TmuxTerminal.start(ws, env, 100, 50, "--acp");
+        String screen = term.await("the note on stderr", s -> s.contains("Agent Client Protocol"));
+        assertTrue(screen.contains("run bin/agent without --acp"), screen);
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+    }
+
+    @Test
+    void theFirstRunWithNothingConfiguredOffersLoginThenChats() throws Exception {
+        for (String k : new String[]{"LLM_PROVIDER", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"}) env.remove(k);
+        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
+        model.enqueue(Script.textReply("configured and answering"));
+        term = TmuxTerminal.start(ws, env, 120, 50);
+        String offer = term.awaitText("Set one up now with agent login? [Y/n]");
+        assertTrue(offer.contains("no model provider is configured"), offer);
+        term.type("y");
+        term.press("Enter");
+        term.awaitText("Provider [1-");
+        for (String[] step : new String[][]{{"6", "A short name"}, {"fake", "API key (not shown)"},
+                {FakeModelServer.API_KEY, "Base URL"}, {model.baseUrl(), "Model (required)"}, {"1", PROMPT}}) {
+            term.type(step[0]);
+            term.press("Enter");
+            term.awaitText(step[1]);
+        }
+        send("hello", "configured and answering");
+        assertEquals(FakeModelServer.MODEL, model.requests().get(model.requests().size() - 1).body().path("model").asText(),
+                "the model picked at login");
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+        assertFalse(term.screen().contains(FakeModelServer.API_KEY), "the key never shows");
+    }
+
+    @Test
     void markdownIsRenderedWithColourAndPlainWithoutIt() throws Exception {
         String answer = "# Big title\n\nSome **strong** words and `code`.\n\n- first\n- second\n\n| key | value |\n|---|---|\n| a | 1 |\n| longer | 22 |\n\n```java\nint x = 1;\n```\nend.\n";
         model.enqueue(Script.reply().reasoning("pondering deeply\n").text(answer).finish("stop"), Script.textReply(answer));

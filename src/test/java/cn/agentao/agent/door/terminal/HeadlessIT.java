@@ -195,6 +195,103 @@ class HeadlessIT {
     }
 
     @Test
+    void jsonIsAnObjectWithTheErrorOnEveryFailure() throws Exception {
+        model.enqueue(Script.httpError(401, "{\"error\":{\"message\":\"bad key\"}}"));
+        AgentRun.Result refused = run(null, "-p", "hello", "--output-format", "json");
+        assertEquals(1, refused.exit(), refused.stderr());
+        JsonNode o = json(refused.stdout().strip());
+        assertFalse(o.path("error").asText().isEmpty(), refused.stdout());
+        assertEquals("error", o.path("stopReason").asText(), "a failed turn is not end_turn: " + refused.stdout());
+
+        model.enqueue(Script.httpError(401, "{\"error\":{\"message\":\"bad key\"}}"));
+        AgentRun.Result streamed = run(null, "-p", "hello", "--output-format", "stream-json");
+        assertEquals(1, streamed.exit(), streamed.stderr());
+        List<String> lines = streamed.stdoutLines();
+        JsonNode last = json(lines.get(lines.size() - 1));
+        assertEquals("result", last.path("type").asText(), streamed.stdout());
+        assertEquals("error", last.path("stopReason").asText(), streamed.stdout());
+        assertFalse(last.path("error").asText().isEmpty(), streamed.stdout());
+
+        env.remove("OPENAI_API_KEY");
+        env.remove("OPENAI_BASE_URL");
+        env.remove("OPENAI_MODEL");
+        env.remove("LLM_PROVIDER");
+        AgentRun.Result none = run(null, "-p", "hello", "--output-format", "json");
+        assertEquals(1, none.exit(), none.stderr());
+        assertEquals(1, none.stdoutLines().size(), "one object: " + none.stdout());
+        JsonNode n = json(none.stdout().strip());
+        assertTrue(n.path("error").asText().contains("OPENAI_API_KEY"), none.stdout());
+        assertEquals("error", n.path("stopReason").asText(), none.stdout());
+        assertEquals(2, model.requests().size(), "the unconfigured run asked no model");
+    }
+
+    @Test
+    void theResultCarriesTheCost() throws Exception {
+        Files.createDirectories(dir.resolve("config/agent"));
+        Files.writeString(dir.resolve("config/agent/config.json"), "{\"prices\": {\"" + FakeModelServer.MODEL
+                + "\": {\"input\": 2, \"output\": 10, \"currency\": \"USD\"}}}");
+        model.enqueue(Script.reply().text("priced").usage(1000, 100).finish("stop"));
+        AgentRun.Result r = run(null, "-p", "what does it cost?", "--output-format", "json");
+        assertEquals(0, r.exit(), r.stderr());
+        JsonNode cost = json(r.stdout().strip()).path("usage").path("cost");
+        assertEquals(0.003, cost.path("amount").asDouble(), 1e-9, r.stdout()); // 1000 in at 2, 100 out at 10, per million
+        assertEquals("USD", cost.path("currency").asText(), r.stdout());
+    }
+
+    @Test
+    void aProviderWithoutItsKeyNamesItsVariable() throws Exception {
+        env.remove("OPENAI_API_KEY");
+        env.remove("OPENAI_BASE_URL");
+        env.remove("OPENAI_MODEL");
+        env.put("LLM_PROVIDER", "DEEPSEEK");
+        AgentRun.Result r = run(null, "-p", "hello");
+        assertEquals(1, r.exit(), r.stderr());
+        assertTrue(r.stderr().contains("set DEEPSEEK_API_KEY"), r.stderr());
+    }
+
+    @Test
+    void anUnknownHostIsNotARefusedConnection() throws Exception {
+        env.put("OPENAI_BASE_URL", "http://no-such-host.invalid/v1"); // .invalid never resolves (RFC 6761)
+        AgentRun.Result r = run(null, "-p", "hello");
+        assertEquals(1, r.exit(), r.stderr());
+        assertTrue(r.stderr().contains("Could not find the model provider's host"), r.stderr());
+        assertFalse(r.stderr().contains("refused"), r.stderr());
+    }
+
+    @Test
+    void aSlashCommandIsNeverTheTitle() throws Exception {
+        AgentRun.Result help = run(null, "-p", "/help");
+        assertEquals(0, help.exit(), help.stderr());
+        model.enqueue(Script.textReply("fine"));
+        AgentRun.Result asked = run(null, "-c", "-p", "the real question");
+        assertEquals(0, asked.exit(), asked.stderr());
+        AgentRun.Result list = run(null, "sessions", "list", "--all");
+        assertTrue(list.stdout().contains("the real question"), "the first question names it:\n" + list.stdout());
+        assertFalse(list.stdout().contains("/help"), list.stdout());
+    }
+
+    @Test
+    void aToolCallIdReusedInALaterTurnKeepsEachCallApart() throws Exception {
+        Files.writeString(ws.resolve("first.txt"), "one\n");
+        Files.writeString(ws.resolve("second.txt"), "two\n");
+        // as some OpenAI-compatible servers do: the calls of every turn are numbered from call_0
+        model.enqueue(Script.reply().toolCall("call_0", "read_file", "{\"path\":\"first.txt\"}").finish("tool_calls"),
+                Script.textReply("read one"));
+        String id = json(run(null, "-p", "read the 1st", "--output-format", "json").stdout()).path("sessionId").asText();
+        model.enqueue(Script.reply().toolCall("call_0", "read_file", "{\"path\":\"second.txt\"}").finish("tool_calls"),
+                Script.textReply("read two"));
+        assertEquals(0, run(null, "-c", "-p", "read the 2nd").exit());
+        for (String[] args : new String[][]{{"sessions", "show", id}, {"sessions", "export", id, "--format", "markdown"}}) {
+            String shown = run(null, args).stdout();
+            int secondTurn = shown.indexOf("read the 2nd");
+            assertTrue(secondTurn > 0, shown);
+            String first = shown.substring(0, secondTurn), second = shown.substring(secondTurn);
+            assertTrue(first.contains("first.txt") && !first.contains("second.txt"), "the first turn's own call:\n" + shown);
+            assertTrue(second.contains("second.txt") && !second.contains("first.txt"), "the second turn's own call:\n" + shown);
+        }
+    }
+
+    @Test
     void noProviderNamesTheVariables() throws Exception {
         env.remove("OPENAI_API_KEY");
         env.remove("OPENAI_BASE_URL");
@@ -219,16 +316,51 @@ class HeadlessIT {
     }
 
     @Test
+    void aBadArgumentIsOneLineAndAShortUsage() throws Exception {
+        for (String[] args : new String[][]{{"--bogus"}, {"sessions", "lst"}, {"--mode", "yolo"}}) {
+            AgentRun.Result r = run(null, args);
+            assertEquals(2, r.exit(), r.stderr());
+            List<String> lines = r.stderr().strip().lines().toList();
+            assertTrue(lines.size() <= 3, "one line, the usage, where the help is; not the whole help:\n" + r.stderr());
+            assertTrue(lines.get(0).startsWith("agent") && lines.get(0).contains(args[args.length - 1]), r.stderr());
+            assertTrue(r.stderr().contains("Usage: agent"), r.stderr());
+        }
+    }
+
+    @Test
+    void aQuestionWithoutATerminalIsAnsweredAsWithPrint() throws Exception {
+        model.enqueue(Script.textReply("answered"));
+        AgentRun.Result r = run(null, "what", "is", "this?");
+        assertEquals(0, r.exit(), r.stderr());
+        assertEquals("answered\n", r.stdout());
+        assertEquals("what is this?", model.requests().get(0).lastUserMessage());
+    }
+
+    @Test
+    void helpSummariesAreWholeSentences() throws Exception {
+        AgentRun.Result r = run(null, "--help");
+        assertEquals(0, r.exit(), r.stderr());
+        String commands = r.stdout().substring(r.stdout().indexOf("Commands:\n") + "Commands:\n".length());
+        commands = commands.substring(0, commands.indexOf("\n\n"));
+        // an entry is "  name  Summary…" and its continuation lines
+        for (String entry : commands.split("\n(?=  \\S)")) {
+            String summary = entry.strip().replaceAll("\\s+", " ").replaceFirst("^\\S+ ", "");
+            assertTrue(Character.isUpperCase(summary.charAt(0)) && summary.endsWith("."), "a whole sentence: " + summary);
+        }
+    }
+
+    @Test
     void anUnknownModelIsAUsageError() throws Exception {
         AgentRun.Result r = run(null, "-p", "x", "--model", "nosuchprovider/m");
         assertEquals(2, r.exit(), r.stderr());
         assertTrue(r.stderr().contains("nosuchprovider"), r.stderr());
     }
 
-    @Test
-    void interruptedExits130() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(AgentRun.Sigint.class)
+    void interruptedExits130(AgentRun.Sigint sigint) throws Exception {
         model.enqueue(Script.reply().text("start").hang());
-        AgentRun run = AgentRun.start(ws, env, null, "-p", "take long");
+        AgentRun run = AgentRun.start(sigint, ws, env, null, "-p", "take long");
         assertFalse(model.awaitRequests(1, Duration.ofSeconds(30)).isEmpty(), "the model was asked");
         run.interrupt();
         AgentRun.Result r = run.await(Duration.ofSeconds(30));
