@@ -1,5 +1,9 @@
 package cn.agentao.agent.util;
 
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
+
 /**
  * Text from the model, a tool, a file, a peer or the session store made inert before anyone sees it: nothing in it
  * can move the cursor, erase a line, set the terminal's title or clipboard, or hide or reorder what is shown. A
@@ -21,6 +25,26 @@ package cn.agentao.agent.util;
  */
 public final class InertText {
     private InertText() {}
+
+    /**
+     * For JSON that may reach a terminal: JSON's own rules escape C0 controls (ESC as {@code \u001B}); these escape
+     * DEL and the C1 controls as well, which JSON lets through raw.
+     */
+    public static final CharacterEscapes JSON_ESCAPES = new CharacterEscapes() {
+        private final int[] ascii = standardAsciiEscapesForJSON();
+
+        {
+            ascii[0x7F] = ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() { return ascii; }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return ch >= 0x80 && ch <= 0x9F ? new SerializedString(String.format("\\u%04X", ch)) : null;
+        }
+    };
 
     /** {@code text} safe to write to a terminal (null stays null). */
     public static String forTerminal(String text) {

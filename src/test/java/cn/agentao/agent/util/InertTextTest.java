@@ -88,4 +88,13 @@ class InertTextTest {
         assertEquals("<U+001B>]0;t<U+0007>", s.next("\u001b]0;t\u0007"));
         assertEquals("", s.next(""));
     }
+
+    @Test
+    void jsonEscapesEveryControlNotOnlyTheOnesJsonRequires() throws Exception {
+        String json = Json.mapper().writer().with(InertText.JSON_ESCAPES)
+                .writeValueAsString(Json.object().put("text", "\u001b]0;t\u0007 \u007f \u009b31m é 日本"));
+        assertEquals("{\"text\":\"\\u001B]0;t\\u0007 \\u007F \\u009B31m é 日本\"}", json);
+        assertInert(json);
+        assertEquals("\u001b]0;t\u0007 \u007f \u009b31m é 日本", Json.mapper().readTree(json).path("text").asText(), "read back exactly");
+    }
 }
