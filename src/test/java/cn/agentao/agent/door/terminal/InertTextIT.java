@@ -75,8 +75,8 @@ class InertTextIT {
         term.type("list the files");
         term.press("Enter");
         String question = term.awaitText("[y]");
-        String asked = question.substring(question.lastIndexOf("? "));
-        assertTrue(asked.contains("touch ../outside/X #<U+001B>[2K<U+001B>[1A<U+000D><U+001B>[2K<U+001B>[1BRun `ls -la`<U+001B>[8m"),
+        assertTrue(question.contains("touch ../outside/X"), "the command that will run is on the screen:\n" + question);
+        assertTrue(question.contains("touch ../outside/X #<U+001B>[2K<U+001B>[1A<U+000D><U+001B>[2K<U+001B>[1BRun `ls -la`<U+001B>[8m"),
                 "the question shows every character of the command:\n" + question);
         term.type("n");
         term.awaitText("REJECTED-OK");
@@ -98,21 +98,21 @@ class InertTextIT {
         term.press("Enter");
         String screen = term.await("the prompt after the answer",
                 s -> s.contains("END-OF-ANSWER") && s.substring(s.lastIndexOf("END-OF-ANSWER")).contains(PROMPT));
+        String bytes = Files.readString(written, StandardCharsets.UTF_8);
+        assertTrue(bytes.contains("END-OF-ANSWER"), "the output was recorded");
+        assertEquals(titleBefore, term.paneTitle(), "the terminal's title is unchanged");
+        assertFalse(bytes.contains("\u001b]"), "no OSC sequence (title, clipboard) was written to the terminal");
+        assertFalse(bytes.contains("\u009b") || bytes.contains("\u009d"), "no 8-bit control was written to the terminal");
         assertTrue(screen.contains("file title <U+001B>]0;PWNED-TITLE<U+0007> clip <U+001B>]52;c;cm0gLXJmIH4=<U+0007> csi <U+009B>2J"),
                 "the file's escapes are shown, not obeyed:\n" + screen);
         assertTrue(screen.contains("answer title <U+001B>]0;PWNED-TITLE<U+0007>"), "the answer's too:\n" + screen);
-        String bytes = Files.readString(written, StandardCharsets.UTF_8);
-        assertTrue(bytes.contains("END-OF-ANSWER"), "the output was recorded");
-        assertFalse(bytes.contains("\u001b]"), "no OSC sequence (title, clipboard) was written to the terminal");
-        assertFalse(bytes.contains("\u009b") || bytes.contains("\u009d"), "no 8-bit control was written to the terminal");
-        assertEquals(titleBefore, term.paneTitle(), "the terminal's title is unchanged");
     }
 
     @Test
-    void printAndSessionsShowPrintStoredEscapesInert() throws Exception {
+    void printShowsTheAnswerAndTheDeniedCommandInert() throws Exception {
         model.enqueue(Script.reply().toolCall("c1", "run_shell_command", args(HIDDEN)).finish("tool_calls"),
                 Script.reply().text("answer ", OSC, "\r\n", "over\rwritten\n").finish("stop"));
-        AgentRun.Result text = AgentRun.run(ws, env, null, "-p", "go");
+        AgentRun.Result text = AgentRun.run(ws, env, null, "-p", "go"); // stdout a pipe: inert all the same
         assertEquals(0, text.exit(), text.stderr());
         assertNoRawControls("-p's stdout", text.stdout());
         assertNoRawControls("-p's stderr", text.stderr());
@@ -120,9 +120,19 @@ class InertTextIT {
                 + "over<U+000D>written"), text.stdout());
         assertTrue(text.stderr().contains("denied: Run `touch ../outside/X #<U+001B>[2K<U+001B>[1A<U+000D>"), text.stderr());
         assertFalse(Files.exists(dir.resolve("outside/X")));
+    }
 
-        AgentRun.Result list = AgentRun.run(ws, env, null, "sessions", "list");
-        String id = list.stdoutLines().get(1).split("\\s+")[0].replace("*", "");
+    @Test
+    void sessionsShowAndExportPrintAStoredSessionInertJsonCarriesItExactly() throws Exception {
+        model.enqueue(Script.reply().toolCall("c1", "run_shell_command", args(HIDDEN)).finish("tool_calls"),
+                Script.reply().text("answer ", OSC, "\n").finish("stop"));
+        AgentRun.Result json = AgentRun.run(ws, env, null, "-p", "go", "--output-format", "json");
+        assertEquals(0, json.exit(), json.stderr());
+        assertNoRawControls("-p's JSON", json.stdout());
+        JsonNode result = Json.mapper().readTree(json.stdout());
+        assertEquals("answer " + OSC + "\n", result.path("text").asText(), "JSON carries the text exactly, escaped");
+        String id = result.path("sessionId").asText();
+
         AgentRun.Result show = AgentRun.run(ws, env, null, "sessions", "show", id);
         assertEquals(0, show.exit(), show.stderr());
         assertNoRawControls("sessions show", show.stdout());
@@ -131,11 +141,11 @@ class InertTextIT {
         AgentRun.Result markdown = AgentRun.run(ws, env, null, "sessions", "export", "--format", "markdown", id);
         assertNoRawControls("the Markdown export", markdown.stdout());
 
-        model.enqueue(Script.reply().text("json ", OSC, "\n").finish("stop"));
-        AgentRun.Result json = AgentRun.run(ws, env, null, "-p", "again", "--output-format", "stream-json");
-        assertEquals(0, json.exit(), json.stderr());
-        assertNoRawControls("stream-json", json.stdout());
-        JsonNode result = Json.mapper().readTree(json.stdoutLines().get(json.stdoutLines().size() - 1));
-        assertEquals("json " + OSC + "\n", result.path("text").asText(), "JSON carries the text exactly, escaped");
+        model.enqueue(Script.reply().text("more ", OSC, "\n").finish("stop"));
+        AgentRun.Result stream = AgentRun.run(ws, env, null, "-p", "again", "--resume", id, "--output-format", "stream-json");
+        assertEquals(0, stream.exit(), stream.stderr());
+        assertNoRawControls("stream-json", stream.stdout());
+        JsonNode last = Json.mapper().readTree(stream.stdoutLines().get(stream.stdoutLines().size() - 1));
+        assertEquals("more " + OSC + "\n", last.path("text").asText());
     }
 }
