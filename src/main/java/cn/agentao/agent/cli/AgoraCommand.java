@@ -7,6 +7,7 @@ import cn.agentao.agent.door.agora.AgoraDoor;
 import cn.agentao.agent.door.agora.AgoraLink;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.util.BuildVersion;
+import cn.agentao.agent.util.InertText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -102,7 +103,7 @@ public final class AgoraCommand implements Callable<Integer> {
             sessions.close();
             return 1;
         }
-        AgoraDoor door = new AgoraDoor(sessions, options, line -> { err.println(line); err.flush(); });
+        AgoraDoor door = new AgoraDoor(sessions, options, line -> { err.println(InertText.forTerminal(line)); err.flush(); });
         Signals.onTerminate(() -> {
             door.close();
             err.flush();

@@ -10,6 +10,7 @@ import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.core.repository.StoredSession;
 import cn.agentao.agent.store.TranscriptRenderer;
+import cn.agentao.agent.util.InertText;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -148,7 +149,7 @@ public final class SessionsCommand implements Callable<Integer> {
                         TIME.format(s.updatedAt()),
                         s.readable() ? String.valueOf(s.records()) : "-",
                         s.cwd() == null ? "?" : s.cwd().toString(),
-                        s.readable() ? (s.title() == null ? "" : s.title()) : "(unreadable: " + s.problem() + ")"});
+                        InertText.forTerminal(s.readable() ? (s.title() == null ? "" : s.title()) : "(unreadable: " + s.problem() + ")")});
             }
             printTable(out, rows);
             if (cursor != null) out.println("(more sessions: use --limit N or --all)");

@@ -4,6 +4,7 @@ import cn.agentao.agent.connect.smcp.SmcpConfig;
 import cn.agentao.agent.connect.smcp.SmcpOffice;
 import cn.agentao.agent.connect.smcp.SmcpStatusText;
 import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.util.InertText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -57,7 +58,7 @@ public final class SmcpCommand {
             try (SmcpOffice office = new SmcpOffice(config.config().get())) {
                 office.start();
                 boolean joined = office.awaitSettled(Duration.ofSeconds(Math.max(1, waitSeconds)));
-                out.print(SmcpStatusText.render(office.status()));
+                out.print(InertText.forTerminal(SmcpStatusText.render(office.status()))); // names come from peers
                 out.flush();
                 return joined ? 0 : 1;
             }

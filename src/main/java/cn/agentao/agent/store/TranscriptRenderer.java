@@ -6,6 +6,7 @@ import cn.agentao.agent.core.record.RecordTypes;
 import cn.agentao.agent.core.repository.SessionHeader;
 import cn.agentao.agent.core.repository.StoredSession;
 
+import cn.agentao.agent.util.InertText;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -26,7 +27,8 @@ import java.util.Map;
  * The agent's answers are in the model's own messages ({@code model_message} records of type AI, the way the
  * engine writes them), and in {@code agent_chunk}/{@code thought_chunk} records for what the agent said itself
  * (command answers, errors, a reply cut short). Settings and unknown records are left out. Consecutive chunks
- * are joined into one passage.
+ * are joined into one passage. A transcript is for reading: its text is made inert ({@link InertText}), tool titles
+ * show every character they hold; the exact log is {@code export --format jsonl}.
  */
 public final class TranscriptRenderer {
     public enum Format { TEXT, MARKDOWN }
@@ -218,9 +220,10 @@ public final class TranscriptRenderer {
         void tool(ObjectNode record, ToolCall tool) {
             if (!agentSpeaking) speaker("Agent", record, "");
             flush();
+            String title = InertText.forApproval(tool.title());
             String result = tool.result() == null ? "" : (markdown ? " — " + tool.result().replace("`", "'") : ": " + tool.result());
-            out.append(markdown ? "- Tool: **" + tool.title() + "** (" + tool.kind() + "): " + tool.status() + result + "\n\n"
-                    : "  * tool: " + tool.title() + " (" + tool.kind() + ") - " + tool.status() + result + '\n');
+            out.append(markdown ? "- Tool: **" + title + "** (" + tool.kind() + "): " + tool.status() + result + "\n\n"
+                    : "  * tool: " + title + " (" + tool.kind() + ") - " + tool.status() + result + '\n');
         }
 
         void plan(ObjectNode record, JsonNode entries) {
@@ -256,7 +259,7 @@ public final class TranscriptRenderer {
 
         String finish() {
             flush();
-            return out.toString();
+            return InertText.forTerminal(out.toString());
         }
 
         private void continuePassage(Passage kind, String text) {

@@ -76,8 +76,8 @@ public final class RunShellCommandTool implements Tool {
             implements SandboxedInvocation {
         @Override
         public String title() {
+            // the whole command, never cut short: the title is what a person approves (each door shows it inert)
             String oneLine = command.strip().replace("\n", " ⏎ ");
-            if (oneLine.length() > 80) oneLine = oneLine.substring(0, 79) + "…";
             String where = dir.equals(ctx.cwd().normalize()) ? "" : " in " + ToolPaths.display(ctx, dir);
             return (what != null && !what.isBlank() ? what.strip() + ": " : "") + "Run `" + oneLine + "`" + where;
         }

@@ -92,6 +92,16 @@ public final class TmuxTerminal implements AutoCloseable {
         tmux("paste-buffer", "-p", "-d", "-b", "p", "-t", name);
     }
 
+    /** From now on, every byte the program writes to the terminal is appended to {@code file} as it was written. */
+    public void recordOutput(Path file) throws IOException, InterruptedException {
+        tmux("pipe-pane", "-O", "-t", name, "cat >> " + quote(file.toString()));
+    }
+
+    /** The pane's title, as the program may set it (OSC 0 or 2). */
+    public String paneTitle() throws IOException, InterruptedException {
+        return tmux("display-message", "-p", "-t", name, "#{pane_title}").strip();
+    }
+
     /** The screen as text (no colours). */
     public String screen() throws IOException, InterruptedException { return tmux("capture-pane", "-p", "-J", "-t", name, "-S", "-2000"); }
 

@@ -57,6 +57,13 @@ class ShellToolIT {
     }
 
     @Test
+    void theTitleToApproveIsTheWholeCommandHoweverLong() throws Exception {
+        String command = "ls -la" + " ".repeat(120) + "; touch ../outside/X";
+        ToolInvocation inv = new RunShellCommandTool().prepare(json(cn.agentao.agent.util.Json.object().put("command", command).toString()), ctx);
+        assertEquals("Run `" + command + "`", inv.title());
+    }
+
+    @Test
     void runsInTheWorkingDirectoryAndReportsExitCode() throws Exception {
         ToolInvocation inv = new RunShellCommandTool().prepare(json("{\"command\":\"pwd; echo err >&2; exit 3\"}"), ctx);
         assertEquals("Run `pwd; echo err >&2; exit 3`", inv.title());

@@ -11,6 +11,7 @@ import cn.agentao.agent.door.acp.protocol.SessionUpdate;
 import cn.agentao.agent.door.acp.protocol.SessionUpdates;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
+import cn.agentao.agent.util.InertText;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -46,7 +47,9 @@ final class AcpHost implements Host {
     @Override
     public ApprovalAnswer askApproval(ApprovalRequest request, Cancellation cancel) throws CancelledException {
         ObjectNode params = Json.object();
-        params.set("toolCall", Json.mapper().valueToTree(request.toolCall()));
+        ObjectNode toolCall = Json.mapper().valueToTree(request.toolCall());
+        if (toolCall.path("title").isTextual()) toolCall.put("title", InertText.forApproval(toolCall.path("title").textValue()));
+        params.set("toolCall", toolCall); // what the user approves shows every character; rawInput stays exact
         ArrayNode options = params.putArray("options");
         for (ApprovalOption o : request.options()) {
             options.addObject().put("optionId", o.optionId()).put("name", o.name()).put("kind", o.kind().wire());

@@ -11,6 +11,7 @@ import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.core.host.Question;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.InertText;
 import org.jline.keymap.KeyMap;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -251,7 +252,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
             if (request.mode() != null) session.setMode(request.mode());
             if (request.model() != null) session.setModel(request.model());
         } catch (CoreException e) {
-            write(ansi.red("agent: " + e.getMessage()) + "\n");
+            write(ansi.red("agent: " + InertText.forTerminal(e.getMessage())) + "\n");
         }
     }
 
@@ -319,7 +320,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
             runTurn(() -> session.runCommand(command));
             return null;
         }
-        List<ContentBlock> prompt = Mentions.attach(line, request.cwd(), w -> write(ansi.yellow("⚠ " + w) + "\n"));
+        List<ContentBlock> prompt = Mentions.attach(line, request.cwd(), w -> write(ansi.yellow("⚠ " + InertText.forTerminal(w)) + "\n"));
         runTurn(() -> session.prompt(prompt));
         return null;
     }
@@ -342,7 +343,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
             Thread.currentThread().interrupt();
         }
         printer.finish();
-        if (failure[0] != null) write(ansi.red("agent: " + failure[0].getMessage()) + "\n");
+        if (failure[0] != null) write(ansi.red("agent: " + InertText.forTerminal(failure[0].getMessage())) + "\n");
         if (reason[0] == StopReason.CANCELLED) write(ansi.yellow("⏹ cancelled") + "\n");
         else if (reason[0] == StopReason.MAX_TOKENS) write(ansi.yellow("(the answer hit the model's length limit)") + "\n");
         else if (reason[0] == StopReason.MAX_TURN_REQUESTS) write(ansi.yellow("(stopped: too many model calls in one turn)") + "\n");
@@ -358,7 +359,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
             if (resume != null) write(ansi.dim("Resumed " + session.id() + ".") + "\n");
             return true;
         } catch (LocalSession.OpenException e) {
-            write(ansi.red("agent: " + e.getMessage()) + "\n");
+            write(ansi.red("agent: " + InertText.forTerminal(e.getMessage())) + "\n");
             if (resume == null) return false;
             return open(null, false);
         }
@@ -370,13 +371,13 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
             if (items.isEmpty()) write(ansi.dim("No saved conversations for this directory.") + "\n");
             for (SessionSummary s : items) {
                 String when = s.updatedAt() == null ? "" : s.updatedAt().toString().replace('T', ' ').replaceAll("\\.\\d+Z$", "Z");
-                String title = s.readable() ? (s.title() == null ? "(untitled)" : s.title()) : "unreadable: " + s.problem();
+                String title = InertText.forTerminal(s.readable() ? (s.title() == null ? "(untitled)" : s.title()) : "unreadable: " + s.problem());
                 String current = s.sessionId().equals(session.id()) ? ansi.green(" (this one)") : "";
                 write("  " + ansi.cyan(s.sessionId().substring(0, 8)) + "  " + ansi.dim(when) + "  " + title + current + "\n");
             }
             write(ansi.dim("/resume ID reopens one (a unique prefix of the id is enough).") + "\n");
         } catch (CoreException | RuntimeException e) {
-            write(ansi.red("agent: " + e.getMessage()) + "\n");
+            write(ansi.red("agent: " + InertText.forTerminal(e.getMessage())) + "\n");
         }
     }
 
@@ -387,7 +388,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         for (int i = 0; i < choices.size(); i++) {
             Setting.Choice c = choices.get(i);
             String mark = c.value().equals(model) ? ansi.green(" ●") : "";
-            write("  " + ansi.yellow(String.valueOf(i + 1)) + "  " + c.value() + mark + "\n");
+            write("  " + ansi.yellow(String.valueOf(i + 1)) + "  " + InertText.forTerminal(c.value()) + mark + "\n");
         }
         String answer;
         try {
@@ -414,7 +415,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     private static String status(Ansi ansi, String model, String mode, long used, long size) {
         String context = size > 0 ? " · context " + Math.min(100, Math.round(100.0 * used / size)) + "%" : "";
         String shortModel = model.contains("/") ? model.substring(model.indexOf('/') + 1) : model;
-        return ansi.dim((shortModel.isEmpty() ? "" : shortModel + " · ") + mode + context);
+        return ansi.dim(InertText.forTerminal((shortModel.isEmpty() ? "" : shortModel + " · ") + mode + context));
     }
 
     // ---------------------------------------------------------------- View
@@ -459,8 +460,8 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     @Override
     public java.util.Optional<String> ask(Question question, Cancellation cancel) {
         printer.finish();
-        write(ansi.yellow("? ") + ansi.bold(question.text()) + "\n");
-        if (!question.options().isEmpty()) write(ansi.dim("  e.g. " + String.join(" · ", question.options())) + "\n");
+        write(ansi.yellow("? ") + ansi.bold(InertText.forTerminal(question.text())) + "\n");
+        if (!question.options().isEmpty()) write(ansi.dim("  e.g. " + InertText.forTerminal(String.join(" · ", question.options()))) + "\n");
         try {
             reading = true;
             String answer = reader.readLine(ansi.cyan("answer› ")).strip();

@@ -8,6 +8,7 @@ import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.InertText;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,7 +20,8 @@ import java.util.List;
 /**
  * {@code agent -p PROMPT}: one prompt, no one at the keyboard. Anything that would ask is denied (and the denial
  * is reported); the answer goes to stdout in the chosen {@link OutputFormat}; problems are one plain line on
- * stderr. Returns an {@link ExitCodes exit code}.
+ * stderr. Returns an {@link ExitCodes exit code}. Text output is made inert ({@link InertText}) whether stdout is a
+ * terminal or a pipe (which may end in {@code less -R}); the JSON formats carry the text exactly, escaped by JSON's rules.
  */
 public final class Headless implements LocalSession.View {
     /** What the command line asked for. */
@@ -53,6 +55,7 @@ public final class Headless implements LocalSession.View {
     /** A chunk that may be a model failure's reason, held until the turn's result tells (see {@link #event}). */
     private String heldError;
     private volatile AgentEvent.UsageChanged usage;
+    private final InertText.Stream answer = new InertText.Stream();
 
     private Headless(OutputFormat format, PrintStream out, PrintStream err) {
         this.format = format;
@@ -113,17 +116,17 @@ public final class Headless implements LocalSession.View {
         boolean isTheFailure = held != null && failure != null && held.strip().equals("Error: " + failure.strip());
         if (held != null && !isTheFailure) { // it was an answer after all
             text.append(held);
-            if (format == OutputFormat.TEXT) out.print(held);
+            if (format == OutputFormat.TEXT) out.print(answer.next(held));
         }
+        answer.end();
         switch (format) {
             case TEXT -> {
                 if (!text.isEmpty() && text.charAt(text.length() - 1) != '\n') out.println();
                 out.flush();
             }
-            case JSON -> out.println(result(reason).toString());
-            case STREAM_JSON -> out.println(result(reason).toString());
+            case JSON, STREAM_JSON -> out.println(json(result(reason)));
         }
-        if (failure != null) err.println("agent: " + failure);
+        if (failure != null) err.println("agent: " + InertText.forTerminal(failure));
         out.flush();
     }
 
@@ -151,7 +154,7 @@ public final class Headless implements LocalSession.View {
                 String h = heldError;
                 heldError = null;
                 text.append(h);
-                if (format == OutputFormat.TEXT) out.print(h);
+                if (format == OutputFormat.TEXT) out.print(answer.next(h));
             }
             // a model failure streams its reason as one "Error: …" chunk and ends the turn: held until the result says
             // whether it was the failure (then stderr says it, once) or text of the answer
@@ -164,16 +167,16 @@ public final class Headless implements LocalSession.View {
         switch (format) {
             case TEXT -> {
                 if (delta != null) {
-                    out.print(delta);
+                    out.print(answer.next(delta));
                     out.flush();
                 } else if (event instanceof AgentEvent.Notice n) {
-                    err.println("agent: " + n.text());
+                    err.println("agent: " + InertText.forTerminal(n.text()));
                 }
             }
             case STREAM_JSON -> {
                 ObjectNode update = StreamJson.update(event);
                 if (update != null) {
-                    out.println(Json.object().put("sessionId", sessionId).set("update", update).toString());
+                    out.println(json(Json.object().put("sessionId", sessionId).set("update", update)));
                     out.flush();
                 }
             }
@@ -185,13 +188,13 @@ public final class Headless implements LocalSession.View {
     @Override
     public synchronized String choose(AgentEvent.ToolCallStarted call, List<ApprovalOption> options, Cancellation cancel) {
         String title = call == null || call.title() == null ? "a decision" : call.title();
-        ObjectNode d = denied.addObject().put("toolCallId", call == null ? null : call.toolCallId()).put("title", title)
+        ObjectNode d = denied.addObject().put("toolCallId", call == null ? null : call.toolCallId()).put("title", InertText.forApproval(title))
                 .put("reason", "needs approval, and no one can answer in -p mode");
         switch (format) {
-            case TEXT -> err.println("agent: denied: " + title + " (it needs approval; allow it with --mode or a rule in config)");
+            case TEXT -> err.println("agent: denied: " + InertText.forApproval(title) + " (it needs approval; allow it with --mode or a rule in config)");
             case STREAM_JSON -> {
                 ObjectNode line = d.deepCopy().put("type", "permission_denied");
-                out.println(line.toString());
+                out.println(json(line));
                 out.flush();
             }
             case JSON -> { }
@@ -202,5 +205,16 @@ public final class Headless implements LocalSession.View {
 
     @Override
     public void opened(String id) { sessionId = id; }
+
+    /** One line of JSON: controls escaped by JSON's rules, DEL and the C1 controls too (see {@link InertText#JSON_ESCAPES}). */
+    private static String json(com.fasterxml.jackson.databind.JsonNode node) {
+        try {
+            return JSON.writeValueAsString(node);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e); // a tree always serialises
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectWriter JSON = Json.mapper().writer().with(InertText.JSON_ESCAPES);
 
 }

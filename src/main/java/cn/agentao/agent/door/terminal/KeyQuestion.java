@@ -2,6 +2,7 @@ package cn.agentao.agent.door.terminal;
 
 import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.util.Cancellation;
+import cn.agentao.agent.util.InertText;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
 import org.jline.utils.NonBlockingReader;
@@ -13,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * A permission question answered with one key: {@code y} allow once, {@code a} always allow, {@code n} reject,
- * {@code r} always reject (each when offered); Esc or Ctrl-C rejects and cancels the turn.
+ * {@code r} always reject (each when offered); Esc or Ctrl-C rejects and cancels the turn. The title (a command, a
+ * path) is shown with every character it holds ({@link InertText#forApproval}): what is approved is what runs.
  */
 final class KeyQuestion {
     private static final Map<Character, ApprovalOption.Kind> KINDS = Map.of('y', ApprovalOption.Kind.ALLOW_ONCE,
@@ -32,10 +34,10 @@ final class KeyQuestion {
 
     /** Returns the chosen option's id, or null (rejected and the turn cancelled). */
     String ask(String title, List<ApprovalOption> options, Cancellation cancel) {
-        StringBuilder menu = new StringBuilder(ansi.yellow("? ") + ansi.bold(title) + "\n  ");
+        StringBuilder menu = new StringBuilder(ansi.yellow("? ") + ansi.bold(InertText.forApproval(title)) + "\n  ");
         for (char key : new char[]{'y', 'a', 'n', 'r'}) {
             ApprovalOption o = byKind(options, KINDS.get(key));
-            if (o != null) menu.append(ansi.bold(ansi.cyan("[" + key + "]"))).append(' ').append(o.name()).append("  ");
+            if (o != null) menu.append(ansi.bold(ansi.cyan("[" + key + "]"))).append(' ').append(InertText.forTerminal(o.name())).append("  ");
         }
         menu.append(ansi.dim("[Esc] cancel"));
         out.accept(menu + "\n");

@@ -1,5 +1,7 @@
 package cn.agentao.agent.door.terminal;
 
+import cn.agentao.agent.util.InertText;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -8,7 +10,8 @@ import java.util.regex.Pattern;
 /**
  * Streamed Markdown to terminal lines, one source line at a time (a table waits for its last row, so its columns
  * line up): headings, lists, quotes, rules, code blocks, tables, and inline emphasis, code and links. Without
- * colour the source is passed through as it is (Markdown reads well as plain text).
+ * colour the source is passed through as it is (Markdown reads well as plain text). The source is made inert first
+ * ({@link InertText#forTerminal}): the only escape codes in what it returns are its own styles.
  */
 final class MarkdownRenderer {
     private static final Pattern HEADING = Pattern.compile("^(#{1,6})\\s+(.*)$");
@@ -29,7 +32,8 @@ final class MarkdownRenderer {
     }
 
     /** Renders one complete source line; returns the lines to print now (none while a table is being read). */
-    List<String> line(String source) {
+    List<String> line(String text) {
+        String source = InertText.forTerminal(text);
         List<String> out = new ArrayList<>();
         if (!ansi.colour()) {
             out.add(source);

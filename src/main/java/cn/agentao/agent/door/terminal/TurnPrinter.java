@@ -6,6 +6,7 @@ import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallStatus;
 import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.util.InertText;
 
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +15,9 @@ import java.util.Map;
 /**
  * Shows a session's events on a terminal as they arrive: the answer as rendered Markdown (the line being written
  * appears at once and is redrawn rendered when it ends), reasoning dimmed, each tool call as one line (edits as a
- * coloured diff, command output tailed), plans as a checklist, the user's own messages of a replay.
+ * coloured diff, command output tailed), plans as a checklist, the user's own messages of a replay. Every text of an
+ * event is made inert ({@link InertText}) before it is shown: the only escape codes written are the printer's own;
+ * tool titles (a command to approve among them) show every character.
  */
 final class TurnPrinter {
     /** Where the text goes. */
@@ -39,6 +42,7 @@ final class TurnPrinter {
     private int shown;
     private final Map<String, String> titles = new HashMap<>();
     private final Map<String, ToolKind> kinds = new HashMap<>();
+    private final InertText.Stream streamed = new InertText.Stream();
 
     TurnPrinter(Screen screen, Ansi ansi) {
         this.screen = screen;
@@ -52,7 +56,7 @@ final class TurnPrinter {
             case AgentEvent.ThoughtChunk c when c.content() instanceof ContentBlock.Text t -> text(Stream.THOUGHT, t.text());
             case AgentEvent.UserMessage c when c.content() instanceof ContentBlock.Text t -> {
                 endStream();
-                line(ansi.bold(ansi.green("› ")) + ansi.bold(t.text().strip().replace("\n", "\n  ")));
+                line(ansi.bold(ansi.green("› ")) + ansi.bold(InertText.forTerminal(t.text().strip()).replace("\n", "\n  ")));
             }
             case AgentEvent.ToolCallStarted call -> {
                 endStream();
@@ -73,17 +77,18 @@ final class TurnPrinter {
             }
             case AgentEvent.Notice n -> {
                 endStream();
-                line(ansi.yellow("⚠ " + n.text()));
+                line(ansi.yellow("⚠ " + InertText.forTerminal(n.text())));
             }
             case AgentEvent.PlanChanged plan -> {
                 endStream();
                 line(ansi.bold("Plan"));
                 for (PlanEntry e : plan.entries()) {
                     String status = String.valueOf(e.status());
+                    String entry = InertText.forTerminal(e.content());
                     String box = switch (status.toLowerCase(java.util.Locale.ROOT)) {
-                        case "completed" -> ansi.green("  ☑ ") + ansi.dim(e.content());
-                        case "in_progress" -> ansi.yellow("  ◐ ") + e.content();
-                        default -> "  ☐ " + e.content();
+                        case "completed" -> ansi.green("  ☑ ") + ansi.dim(entry);
+                        case "in_progress" -> ansi.yellow("  ◐ ") + entry;
+                        default -> "  ☐ " + entry;
                     };
                     line(box);
                 }
@@ -103,7 +108,7 @@ final class TurnPrinter {
     }
 
     private static String toolLine(ToolKind kind, String title) {
-        return (title == null ? "tool" : title);
+        return (title == null ? "tool" : InertText.forApproval(title));
     }
 
     private String status(ToolCallStatus status) {
@@ -117,7 +122,8 @@ final class TurnPrinter {
             if (c instanceof ToolCallContent.Diff d) {
                 List<LineDiff.Line> lines = LineDiff.diff(d.oldText(), d.newText(), 2);
                 int n = 0;
-                for (LineDiff.Line l : lines) {
+                for (LineDiff.Line diffLine : lines) {
+                    LineDiff.Line l = new LineDiff.Line(diffLine.kind(), InertText.forTerminal(diffLine.text()));
                     if (++n > DIFF_LINES) {
                         line(ansi.dim("    … " + (lines.size() - DIFF_LINES) + " more lines"));
                         break;
@@ -134,18 +140,19 @@ final class TurnPrinter {
                 if (lines.isEmpty()) continue;
                 int from = Math.max(0, lines.size() - OUTPUT_TAIL);
                 if (from > 0) line(ansi.dim("    … " + from + " lines above"));
-                for (String l : lines.subList(from, lines.size())) line(ansi.dim("    " + l));
+                for (String l : lines.subList(from, lines.size())) line(ansi.dim("    " + InertText.forTerminal(l)));
             }
         }
     }
 
     // ---------------------------------------------------------------- streamed text
 
-    private void text(Stream kind, String delta) {
+    private void text(Stream kind, String raw) {
         if (stream != kind) {
             endStream();
             stream = kind;
         }
+        String delta = streamed.next(raw);
         for (int i = 0; i < delta.length(); i++) {
             char ch = delta.charAt(i);
             if (ch == '\n') {
@@ -189,6 +196,7 @@ final class TurnPrinter {
     }
 
     private void endStream() {
+        streamed.end();
         if (partial.length() > 0) completeLine();
         partial.setLength(0);
         shown = 0;

@@ -67,4 +67,15 @@ class MarkdownRendererTest {
         assertFalse(Ansi.forTerminal(java.util.Map.of(), "xterm", false).colour());
         assertTrue(Ansi.forTerminal(java.util.Map.of("NO_COLOR", ""), "xterm", true).colour(), "an empty NO_COLOR does not count");
     }
+
+    @Test
+    void onlyTheRenderersOwnEscapeCodesAreEmittedWithColourOrWithout() {
+        String md = "# \u001b]0;PWNED\u0007Title\n**bold\u001b[2K** `\u009b1A` [link](http://x\u001b]52;c;eA==\u0007)\n| a\u001b[8m | b |\n|---|---|";
+        for (Ansi ansi : List.of(new Ansi(true), Ansi.PLAIN)) {
+            String out = String.join("\n", render(ansi, md));
+            String withoutOwnStyles = out.replaceAll("\u001b\\[[0-9;]*m", "");
+            assertFalse(withoutOwnStyles.contains("\u001b") || withoutOwnStyles.contains("\u009b") || withoutOwnStyles.contains("\u0007"), out);
+            assertTrue(out.contains("<U+001B>]0;PWNED<U+0007>Title") && out.contains("<U+009B>1A"), out);
+        }
+    }
 }

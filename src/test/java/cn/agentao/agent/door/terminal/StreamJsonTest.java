@@ -36,4 +36,15 @@ class StreamJsonTest {
         assertEquals("agent_message_chunk", notice.path("sessionUpdate").asText());
         assertTrue(notice.path("content").path("text").asText().startsWith("⚠ MCP server x failed"), notice.toString());
     }
+
+    @Test
+    void aToolTitleShowsEveryCharacterItsRawInputStaysExact() {
+        String command = "rm -rf ~\u202E\u200B\u001b[2K";
+        var input = cn.agentao.agent.util.Json.object().put("command", command);
+        JsonNode started = StreamJson.update(new AgentEvent.ToolCallStarted("t1", "Run `" + command + "`", null, null, null, null, input, null));
+        assertEquals("Run `rm -rf ~<U+202E><U+200B><U+001B>[2K`", started.path("title").asText(), started.toString());
+        assertEquals(command, started.path("rawInput").path("command").asText());
+        JsonNode updated = StreamJson.update(new AgentEvent.ToolCallUpdated("t1", "Run `\u2066x`", null, null, null, null, null, null));
+        assertEquals("Run `<U+2066>x`", updated.path("title").asText(), updated.toString());
+    }
 }

@@ -5,13 +5,16 @@ import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.Setting;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.permission.Mode;
+import cn.agentao.agent.util.InertText;
 
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * The core's events, settings and modes in ACP's words: one {@code session/update} per event. Public because ACP's update is also the
- * terminal's {@code --output-format stream-json} line: the one mapping both speak.
+ * terminal's {@code --output-format stream-json} line: the one mapping both speak. A tool call's title is text an
+ * editor shows, often as the question of an approval: it shows every character it holds ({@link InertText#forApproval});
+ * the tool's exact input stays in {@code rawInput}.
  */
 public final class SessionUpdates {
     private SessionUpdates() {}
@@ -38,9 +41,9 @@ public final class SessionUpdates {
             case AgentEvent.MessageChunk m -> new SessionUpdate.AgentMessageChunk(m.content());
             case AgentEvent.ThoughtChunk t -> new SessionUpdate.AgentThoughtChunk(t.content());
             case AgentEvent.UserMessage u -> new SessionUpdate.UserMessageChunk(u.content());
-            case AgentEvent.ToolCallStarted c -> new SessionUpdate.ToolCall(c.toolCallId(), c.title(), c.kind(), c.status(),
+            case AgentEvent.ToolCallStarted c -> new SessionUpdate.ToolCall(c.toolCallId(), InertText.forApproval(c.title()), c.kind(), c.status(),
                     c.content(), c.locations(), c.rawInput(), c.rawOutput());
-            case AgentEvent.ToolCallUpdated u -> new SessionUpdate.ToolCallUpdate(u.toolCallId(), u.title(), u.kind(), u.status(),
+            case AgentEvent.ToolCallUpdated u -> new SessionUpdate.ToolCallUpdate(u.toolCallId(), InertText.forApproval(u.title()), u.kind(), u.status(),
                     u.content(), u.locations(), u.rawInput(), u.rawOutput());
             case AgentEvent.PlanChanged p -> new SessionUpdate.Plan(p.entries());
             case AgentEvent.UsageChanged u -> new SessionUpdate.UsageUpdate(u.used(), u.size(),
