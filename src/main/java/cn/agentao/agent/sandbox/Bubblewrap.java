@@ -193,7 +193,6 @@ public final class Bubblewrap implements Sandbox {
             if (Files.isDirectory(s, LinkOption.NOFOLLOW_LINKS)) tmpfs(a, s.toString());
             else a.addAll(List.of("--ro-bind", empty().toString(), s.toString()));
         }
-        for (Path r : roots) for (Path s : SecretFiles.in(r)) a.addAll(List.of("--ro-bind", empty().toString(), s.toString()));
         if (policy.writable()) {
             for (Path r : roots) {
                 Set<Path> entries = new LinkedHashSet<>();
@@ -212,6 +211,8 @@ public final class Bubblewrap implements Sandbox {
                 }
             }
         }
+        // last: over the protected names' own read-only binds, so that a secrets file reads as empty in every mode
+        for (Path r : roots) for (Path s : SecretFiles.in(r)) a.addAll(List.of("--ro-bind", empty().toString(), s.toString()));
         a.addAll(List.of("--chdir", real(cwd).toString(), "--setenv", "TMPDIR", "/tmp", "--json-status-fd", "2",
                 "--", "/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", "bash", "-c", commandLine));
         return a;
