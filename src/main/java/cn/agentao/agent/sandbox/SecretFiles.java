@@ -3,14 +3,9 @@ package cn.agentao.agent.sandbox;
 import cn.agentao.agent.permission.ProtectedPaths;
 
 import java.io.IOException;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -31,27 +26,13 @@ final class SecretFiles {
     /** The regular files to hide in {@code root} (real paths), in the order found. */
     static Set<Path> in(Path root) {
         Set<Path> found = new LinkedHashSet<>();
-        ArrayDeque<Path> level = new ArrayDeque<>(List.of(root));
-        int seen = 0;
-        for (int depth = 1; depth <= MAX_DEPTH && !level.isEmpty(); depth++) {
-            ArrayDeque<Path> next = new ArrayDeque<>();
-            for (Path dir : level) {
-                try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-                    for (Path e : entries) {
-                        if (++seen > MAX_ENTRIES) return found;
-                        String name = e.getFileName().toString();
-                        if (ProtectedPaths.isSecretName(name) && Files.isRegularFile(e)) { // a link: where it leads
-                            found.add(real(e));
-                        } else if (!SKIPPED.contains(name) && depth < MAX_DEPTH && Files.isDirectory(e, LinkOption.NOFOLLOW_LINKS)) {
-                            next.add(e);
-                        }
-                    }
-                } catch (IOException | DirectoryIteratorException unreadable) {
-                    // the command cannot read what the agent cannot read either
-                }
+        BoundedWalk.walk(root, MAX_DEPTH, MAX_ENTRIES, (e, name, depth) -> {
+            if (ProtectedPaths.isSecretName(name) && Files.isRegularFile(e)) { // a link: where it leads
+                found.add(real(e));
+                return false;
             }
-            level = next;
-        }
+            return !SKIPPED.contains(name);
+        });
         return found;
     }
 
