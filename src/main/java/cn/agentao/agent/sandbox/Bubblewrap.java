@@ -39,10 +39,11 @@ public final class Bubblewrap implements Sandbox {
      * The system's program, library and configuration directories, shown read-only where they exist (a link,
      * as {@code /bin -> usr/bin}, is recreated as the same link): what commands need to run, and no user's data.
      * {@code /opt} holds add-on programs (FHS); {@code /nix}, {@code /snap} and {@code /run/current-system} are
-     * where Nix, snaps and NixOS keep theirs.
+     * where Nix, snaps and NixOS keep theirs. Not {@code /sys} (hardware and kernel state; Java, Node and the
+     * build tools run without it, and its bind costs a few milliseconds per command).
      */
     static final List<String> SYSTEM = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
-            "/opt", "/nix", "/snap", "/run/current-system", "/sys");
+            "/opt", "/nix", "/snap", "/run/current-system");
     /**
      * Tool chains and package caches under the hidden home that commands need (a pyenv Python, the Maven
      * repository) and that hold no credentials: shown read-only. Never the files beside them that do

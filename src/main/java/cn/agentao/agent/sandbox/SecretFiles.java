@@ -17,7 +17,7 @@ import java.util.Set;
  * found (see docs/permissions.md).
  */
 final class SecretFiles {
-    static final int MAX_ENTRIES = 5000;
+    static final int MAX_ENTRIES = 2000;
     static final int MAX_DEPTH = 6;
     private static final Set<String> SKIPPED = Set.of(".git", "node_modules");
 
