@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs a benchmark main class from the test sources against the built agent (run bin/build first).
+# Runs a benchmark main class (bench/java, compiled with the tests into target/test-classes) or a test fixture
+# (e.g. cn.agentao.agent.testing.FakeModelServer) against the built agent (run bin/build first).
 # Usage: bench/run-java.sh <class> [args...]   (MVN_ARGS=-o to build offline)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"

@@ -4,9 +4,11 @@
 # Each round, interleaved: the tool with rg's help (-Dagent.search=rg, as AGENT_SEARCH=rg does), the tool as it is
 # by default (the Java path alone), rg itself. Prints each one's median and ratio to rg.
 # Usage: bench/search.sh [rounds] [tree]   (needs /usr/bin/rg: apt-get install -y ripgrep)
+#        BENCH_JAVA_OPTS=-Dbench.only=glob bench/search.sh ...   glob alone
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 . "$here/scripts/find-jdk.sh"
+. "$here/scripts/maven.sh"
 cd "$here"
 tree="${2:-}"
 if [ -z "$tree" ]; then
@@ -16,7 +18,7 @@ if [ -z "$tree" ]; then
     mkdir -p "$tree.tmp" && (cd "$tree.tmp" && unzip -q "$zip") && mv "$tree.tmp" "$tree"
   fi
 fi
-mvn -B -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
-exec "$JAVA_CMD" "@$here/launcher/jvm.options" \
+agent_maven -q ${MVN_ARGS:-} test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
+exec "$JAVA_CMD" "@$here/launcher/jvm.options" ${BENCH_JAVA_OPTS:-} \
   -cp "target/test-classes:target/classes:$(cat target/bench.cp)" cn.agentao.agent.bench.SearchBenchmark \
   "${1:-7}" "$tree"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the command-line tools the security suites attack through (ParserSecurityIT): git, file, ripgrep (also
-# what grep uses when installed: SearchEquivalenceTest compares it with the Java path);
+# what grep uses when installed: SearchEquivalenceIT compares it with the Java path);
 # python3 (two SandboxSecurityIT payloads); zip/unzip for the release archive test (ArchiveIT); tmux, the real
 # terminal the interactive chat's tests (ChatIT) type into and read from.
 # Debian/Ubuntu only (apt-get); elsewhere it only reports what is missing.

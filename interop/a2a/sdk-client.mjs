@@ -75,7 +75,7 @@ async function wire() {
   if (token) {
     const r = await rpc('tasks/get', { id: 'x' }, { auth: false });
     ok(r.status === 401, `no token: HTTP ${r.status}, expected 401`);
-    const bad = await fetch(base + '/', { method: 'POST', headers: { Authorization: 'Bearer wrong' }, body: '{}' });
+    const bad = await fetch(base + '/', { method: 'POST', headers: { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' }, body: '{}' });
     ok(bad.status === 401, `wrong token: HTTP ${bad.status}, expected 401`);
   }
   const errors = {

@@ -21,7 +21,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -48,6 +50,16 @@ public final class A2aCommand implements Runnable {
         @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "HOST",
                 description = "Address to bind (default: ${DEFAULT-VALUE}); anything but loopback needs --token-env.")
         String host;
+
+        @Option(names = "--allowed-host", paramLabel = "NAME",
+                description = {"Also accept requests whose Host header is NAME (any port) or NAME:PORT, e.g. behind a reverse proxy; "
+                        + "repeatable. By default only the bound address (on loopback: localhost, 127.0.0.1, [::1]) with its port."})
+        List<String> allowedHosts = new ArrayList<>();
+
+        @Option(names = "--allowed-origin", paramLabel = "ORIGIN",
+                description = {"Let web pages at ORIGIN (scheme://host[:port]) call the server (CORS); repeatable. "
+                        + "By default every request with an Origin header (a browser's) is refused."})
+        List<String> allowedOrigins = new ArrayList<>();
 
         @Option(names = "--cwd", paramLabel = "DIR", description = "The project the agent works in (default: the current directory).")
         Path cwd;
@@ -110,7 +122,8 @@ public final class A2aCommand implements Runnable {
             NetworkGuard guard = ToolCalls.networkGuard(env);
             A2aServer server;
             try {
-                server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, BuildVersion.current(), Duration.ofSeconds(idleClose)), sessions, configDir,
+                server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, BuildVersion.current(), Duration.ofSeconds(idleClose),
+                        allowedHosts, allowedOrigins), sessions, configDir,
                         guard, ToolRegistry.builtins(guard).all());
             } catch (IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent a2a serve: " + e.getMessage());

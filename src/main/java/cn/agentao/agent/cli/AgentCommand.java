@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
                 "(every command that is not read-only is then asked about). Read only from the",
                 "real environment, never from a .env file.",
                 "",
-                "Try it without an editor: see \"Try it without an editor\" in README.md."
+                "The chat and agent -p: docs/terminal.md; every command: docs/cli.md."
         })
 public final class AgentCommand implements Callable<Integer> {
 
@@ -70,7 +70,7 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Log level: error, warn, info, debug or trace (default: ${DEFAULT-VALUE}). Logs go to stderr.")
     String logLevel;
 
-    @Option(names = AcpLaunch.LOG_FILE, paramLabel = "FILE", description = "Write logs to FILE instead of stderr.")
+    @Option(names = AcpLaunch.LOG_FILE, paramLabel = "FILE", description = "Write logs to FILE (readable by you only) instead of stderr.")
     Path logFile;
 
     @Option(names = AcpLaunch.SESSIONS_DIR, paramLabel = "DIR",

@@ -1,7 +1,15 @@
 package cn.agentao.agent.cli;
 
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 
 /** Configures slf4j-simple before the first logger exists: level, and stderr or a file. Never stdout. */
 final class Logging {
@@ -12,6 +20,7 @@ final class Logging {
     }
 
     static void configure(String level, Path file) {
+        if (file != null) makePrivate(file);
         String l = level == null ? "info" : level.toLowerCase(Locale.ROOT);
         // Name the provider: otherwise slf4j's ServiceLoader opens every jar on the class path (~25 ms at start).
         // slf4j-simple, with each line naming the traceparent of the request it was written for.
@@ -32,5 +41,31 @@ final class Logging {
         if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
         // ... and logs a stack trace when the store cannot be reached, which the store's own error already says in a line
         if (!l.equals("debug") && !l.equals("trace")) System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari.pool.HikariPool", "off");
+    }
+
+    /**
+     * A log file is readable by its owner only, like the session files (it names files, commands, hosts): created
+     * 0600, or, already there as a regular file, narrowed to its owner's bits. Anything else (a terminal, a pipe,
+     * /dev/null) is left as it is. A file that cannot be made private is left to slf4j, which reports it.
+     */
+    static void makePrivate(Path file) {
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            return;
+        } catch (FileAlreadyExistsException e) {
+            // narrowed below
+        } catch (UnsupportedOperationException | IOException e) {
+            return;
+        }
+        try {
+            if (!Files.isRegularFile(file)) return;
+            Set<PosixFilePermission> p = new HashSet<>(Files.getPosixFilePermissions(file));
+            if (p.removeAll(EnumSet.of(PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
+                    PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE))) {
+                Files.setPosixFilePermissions(file, p);
+            }
+        } catch (UnsupportedOperationException | IOException e) {
+            // not a POSIX file system, or not ours: nothing to narrow
+        }
     }
 }

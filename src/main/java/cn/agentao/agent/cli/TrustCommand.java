@@ -66,6 +66,10 @@ public final class TrustCommand implements Callable<Integer> {
             if (!servers.isEmpty()) {
                 out.println("Its MCP servers now start with each session:");
                 servers.forEach(s -> out.println("  " + s));
+                if (!mcp.startFiles().isEmpty()) {
+                    out.println("They start from these files of the project (a change to one is asked about again):");
+                    mcp.startFiles().keySet().stream().sorted().forEach(f -> out.println("  " + f));
+                }
             }
             return 0;
         } catch (IOException e) {

@@ -16,7 +16,20 @@ public class CoreException extends Exception {
 
     /** A session, setting, provider or other named thing does not exist. */
     public static final class NotFound extends CoreException {
-        public NotFound(String message) { super(message); }
+        private final String sessionId;
+
+        public NotFound(String message) { this(message, null); }
+
+        private NotFound(String message, String sessionId) {
+            super(message);
+            this.sessionId = sessionId;
+        }
+
+        /** No session with this id (live or saved, as the call needs): "unknown sessionId: …". */
+        public static NotFound session(String id) { return new NotFound("unknown sessionId: " + id, id); }
+
+        /** The session id that was not found, or null when what was missing is not a session. */
+        public String sessionId() { return sessionId; }
     }
 
     /** An argument is malformed or not one of the allowed values (ACP -32602). */

@@ -48,6 +48,12 @@ final class McpStartup {
                 session.notice("The project's MCP servers (" + project.file() + ") were not started: you declined this file. "
                         + "Remove the project from " + trust.file() + " to be asked again.");
             } else {
+                List<String> changed = trust.changedStartFiles(session.cwd(), project);
+                if (!changed.isEmpty()) {
+                    session.notice("The project's MCP servers (" + project.file() + ") wait for your answer again: "
+                            + String.join(", ", changed) + (changed.size() == 1 ? " has" : " have")
+                            + " changed since you trusted the project.");
+                }
                 session.pendingTrustQuestion(project);
             }
         }

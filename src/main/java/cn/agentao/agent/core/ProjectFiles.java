@@ -11,12 +11,12 @@ import java.util.stream.Stream;
 
 /**
  * The project files the agent reads on its own, without a tool call and so without a permission question:
- * {@code AGENTS.md}/{@code AGENTAO.md} and {@code .agent/commands/*.md}. Each is read only when it resolves (links
+ * {@code AGENTS.md}, {@code AGENTAO.md}, {@code CLAUDE.md} and {@code .agent/commands/*.md}. Each is read only when it resolves (links
  * followed) inside the session's workspace; one that is a link to a file outside (say {@code ~/.ssh/id_rsa}) is
  * left unread, and the session is told why.
  */
 final class ProjectFiles {
-    static final String[] INSTRUCTIONS = {"AGENTS.md", "AGENTAO.md"};
+    static final String[] INSTRUCTIONS = {"AGENTS.md", "AGENTAO.md", "CLAUDE.md"};
 
     private ProjectFiles() {}
 

@@ -56,9 +56,13 @@ final class ProjectTrustQuestion {
     void ask() {
         String id = "trust_" + UUID.randomUUID();
         List<String> servers = file.describe();
+        List<String> changed = trust.changedStartFiles(project, file);
+        String files = file.startFiles().isEmpty() ? "" : "\nThey start from these files of the project, which trusting covers too: "
+                + String.join(", ", file.startFiles().keySet().stream().sorted()
+                .map(f -> changed.contains(f) ? f + " (changed since you trusted it)" : f).toList()) + ".";
         String text = "This project's " + file.file() + " starts these MCP servers (programs that run as you, or "
                 + "servers that get your headers):\n" + String.join("\n", servers.stream().map(s -> "- " + s).toList())
-                + "\nTrusting the project also lets its .env choose model providers and endpoints.";
+                + files + "\nTrusting the project also lets its .env choose model providers and endpoints.";
         AgentEvent.ToolCallStarted call = new AgentEvent.ToolCallStarted(id, "Start the project's MCP servers: " + String.join("; ", servers),
                 ToolKind.EXECUTE, ToolCallStatus.PENDING, List.of(ToolCallContent.text(text)),
                 List.of(new ToolCallLocation(file.file().toString())), null, null);

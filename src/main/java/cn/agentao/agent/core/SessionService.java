@@ -145,7 +145,7 @@ public final class SessionService implements AutoCloseable {
      * on another instance too; whichever runs a turn reads first what the other added.
      */
     private Session reopenShared(String id, Spec spec, Host host, boolean replay) throws CoreException {
-        if (!saved(id, () -> store.exists(id))) throw new CoreException.NotFound("unknown sessionId: " + id);
+        if (!saved(id, () -> store.exists(id))) throw CoreException.NotFound.session(id);
         SessionReplay.Restored restored = saved(id, () -> SessionReplay.restore(store, id));
         Session session = new Session(id, spec, host, engine, new TurnLeaseJournal(store, id, restored.lastSeq()));
         try {
@@ -279,7 +279,7 @@ public final class SessionService implements AutoCloseable {
     /** The live session with this id, or {@link CoreException.NotFound} "unknown sessionId: …". */
     public Session require(String id) throws CoreException.NotFound {
         Session s = live.get(id);
-        if (s == null) throw new CoreException.NotFound("unknown sessionId: " + id);
+        if (s == null) throw CoreException.NotFound.session(id);
         return s;
     }
 
@@ -316,13 +316,13 @@ public final class SessionService implements AutoCloseable {
         Session s = live.get(id);
         if (s != null) s.close();
         try {
-            if (!store.delete(id)) throw new CoreException.NotFound("unknown sessionId: " + id);
+            if (!store.delete(id)) throw CoreException.NotFound.session(id);
         } catch (SessionBusyException e) {
             throw new CoreException.Busy("session " + id + " is open in another agent process");
         } catch (SessionStoreException e) {
             throw new CoreException("session " + id + " cannot be deleted: " + e.getMessage(), e);
         } catch (IllegalArgumentException e) { // not an id the store can hold
-            throw new CoreException.NotFound("unknown sessionId: " + id);
+            throw CoreException.NotFound.session(id);
         }
     }
 
@@ -340,7 +340,7 @@ public final class SessionService implements AutoCloseable {
         try {
             return call.get();
         } catch (SessionNotFoundException | IllegalArgumentException e) { // IAE: not an id the store can hold
-            throw new CoreException.NotFound("unknown sessionId: " + id);
+            throw CoreException.NotFound.session(id);
         } catch (SessionBusyException e) {
             throw new CoreException.Busy("session " + id + " is open in another agent process");
         } catch (SessionStoreException e) {

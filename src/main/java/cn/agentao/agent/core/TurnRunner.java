@@ -66,13 +66,14 @@ final class TurnRunner {
         } finally {
             SessionRecords.userPrompt(rt, prompt);
         }
-        String system = ProjectInstructions.systemPrompt(rt.cwd(), rt.additionalDirectories());
+        String system = null; // composed with the first call's tools, then the same for the whole turn
 
         for (int call = 0; call < maxModelCalls; call++) {
             if (cancel.isCancelled()) return StopReason.CANCELLED;
             compaction.compactIfNeeded(rt, choice, cancel);
             List<ToolSource> available = sources.apply(rt);
             List<ToolSpecification> specs = ToolSources.specifications(available);
+            if (system == null) system = SystemPrompt.forTurn(rt, specs.stream().map(ToolSpecification::name).toList());
             List<ChatMessage> messages = new ArrayList<>();
             messages.add(SystemMessage.from(system));
             messages.addAll(rt.conversation().snapshot());

@@ -32,20 +32,23 @@ import java.util.Set;
  *
  * <p>Thread-safe. {@link #toJson()} / {@link #fromJson(JsonNode)} let the session store persist it:
  * {@code {"allow":[{"tool":"write_file"},{"tool":"run_shell_command","program":"npm"}],
- * "reject":[{"tool":"web_fetch","host":"example.com"}]}}.
+ * "reject":[{"tool":"web_fetch","host":"example.com"}]}}; an SMCP tool's answer also has {@code "subject"}.
  */
 public final class PermissionMemory {
 
     public enum Answer { ALLOW, REJECT }
 
-    /** What one remembered answer covers: a tool, optionally narrowed to a program or a host. */
-    public record Scope(String tool, String program, String host) {
-        static Scope tool(String tool) { return new Scope(tool, null, null); }
+    /**
+     * What one remembered answer covers: a tool, optionally narrowed to a program or a host, or tied to its owner
+     * ({@code subject}, an SMCP tool's Computer and own name: {@link PermissionRequest.Generic#subject()}).
+     */
+    public record Scope(String tool, String program, String host, String subject) {
+        static Scope tool(String tool) { return new Scope(tool, null, null, null); }
 
         @Override
         public String toString() {
             return tool + (program != null ? " " + (program.isEmpty() ? "(no command)" : program) : "")
-                    + (host != null ? " " + host : "");
+                    + (host != null ? " " + host : "") + (subject != null ? " (" + subject + ")" : "");
         }
     }
 
@@ -127,17 +130,18 @@ public final class PermissionMemory {
                 // like allow rules: read-only commands and cd need no approval of their own
                 for (SimpleCommand c : ReadOnlyCommands.needingApproval(commands, rc.cwd())) programs.add(c.program());
                 if (programs.isEmpty()) programs.add(commands.isEmpty() ? "" : commands.get(0).program());
-                yield Optional.of(programs.stream().map(p -> new Scope(rc.tool(), p, null)).toList());
+                yield Optional.of(programs.stream().map(p -> new Scope(rc.tool(), p, null, null)).toList());
             }
             case PermissionRequest.FetchUrl fu -> {
                 try {
                     String host = new URI(fu.url()).getHost();
                     yield host == null ? Optional.empty()
-                            : Optional.of(List.of(new Scope(fu.tool(), null, host.toLowerCase(Locale.ROOT))));
+                            : Optional.of(List.of(new Scope(fu.tool(), null, host.toLowerCase(Locale.ROOT), null)));
                 } catch (URISyntaxException e) {
                     yield Optional.empty();
                 }
             }
+            case PermissionRequest.Generic g when g.subject() != null -> Optional.of(List.of(new Scope(g.tool(), null, null, g.subject())));
             default -> Optional.of(List.of(Scope.tool(request.tool())));
         };
     }
@@ -152,6 +156,7 @@ public final class PermissionMemory {
                 n.put("tool", e.getKey().tool());
                 if (e.getKey().program() != null) n.put("program", e.getKey().program());
                 if (e.getKey().host() != null) n.put("host", e.getKey().host());
+                if (e.getKey().subject() != null) n.put("subject", e.getKey().subject());
             }
         }
         return root;
@@ -173,8 +178,9 @@ public final class PermissionMemory {
             if (tool == null || !tool.isTextual() || tool.asText().isEmpty()) continue;
             String program = n.hasNonNull("program") ? n.get("program").asText() : null;
             String host = n.hasNonNull("host") ? n.get("host").asText() : null;
-            if (program != null && host != null) continue;
-            m.answers.put(new Scope(tool.asText(), program, host), answer);
+            String subject = n.hasNonNull("subject") ? n.get("subject").asText() : null;
+            if ((program != null ? 1 : 0) + (host != null ? 1 : 0) + (subject != null ? 1 : 0) > 1) continue;
+            m.answers.put(new Scope(tool.asText(), program, host, subject), answer);
         }
     }
 }

@@ -44,10 +44,17 @@ public sealed interface PermissionRequest {
      * Anything else, described only by its effect; used for MCP tools (from their {@code readOnlyHint} and
      * {@code destructiveHint} annotations) and for built-ins with no effect outside the agent
      * ({@code readOnly=true}). {@code autoApply}: the tool's host says it may run without asking (an SMCP tool's
-     * {@code a2c_tool_meta.auto_apply}); the user's rules and the read-only modes still apply.
+     * {@code a2c_tool_meta.auto_apply}); the user's rules and the read-only modes still apply. {@code subject}: who
+     * the tool belongs to and its own name, when the tool's name alone does not say it (an SMCP tool, whose name is
+     * sanitised and shortened), in words the user reads; remembered answers are kept per tool and subject, so they
+     * never carry over to another owner whose tool got the same name. Null for the others.
      */
-    record Generic(String tool, boolean readOnly, boolean destructive, boolean autoApply) implements PermissionRequest {
+    record Generic(String tool, boolean readOnly, boolean destructive, boolean autoApply, String subject) implements PermissionRequest {
         public Generic { Objects.requireNonNull(tool); }
+
+        public Generic(String tool, boolean readOnly, boolean destructive, boolean autoApply) {
+            this(tool, readOnly, destructive, autoApply, null);
+        }
 
         public Generic(String tool, boolean readOnly, boolean destructive) {
             this(tool, readOnly, destructive, false);

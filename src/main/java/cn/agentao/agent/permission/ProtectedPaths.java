@@ -10,7 +10,7 @@ import java.util.Optional;
  * Paths a file tool may write only after asking, every time, in every mode that writes (full-access too),
  * because what is written there is later obeyed without a question: the agent's project configuration
  * ({@code .agent/}, whose {@code mcp.json} starts programs), {@code .env*} files (providers, keys, direnv),
- * project instructions ({@code AGENTS.md}, {@code AGENTAO.md}) and git directories: {@code .git} and any
+ * project instructions ({@code AGENTS.md}, {@code AGENTAO.md}, {@code CLAUDE.md}) and git directories: {@code .git} and any
  * directory that is, or would become with this write, one under another name ({@code HEAD} beside
  * {@code objects}, {@code refs} or {@code config}), whose config and hooks make git run programs. Judged on
  * the path as written and on its real path (links resolved), names case-insensitively.
@@ -50,7 +50,7 @@ public final class ProtectedPaths {
         if (file == null) return Optional.empty();
         String n = file.toString().toLowerCase(Locale.ROOT);
         if (isSecretName(n)) return Optional.of("a .env file can choose model providers, keys and tool settings");
-        if (n.equals("agents.md") || n.equals("agentao.md")) return Optional.of("project instructions steer the agent in every session");
+        if (n.equals("agents.md") || n.equals("agentao.md") || n.equals("claude.md")) return Optional.of("project instructions steer the agent in every session");
         return Optional.empty();
     }
 

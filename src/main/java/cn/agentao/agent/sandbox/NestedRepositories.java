@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * {@code objects}, {@code refs}), and the hook configurations in the working trees of the root and of those
  * repositories ({@link SandboxPolicy#HOOK_NAMES}, a {@code core.hooksPath} inside the root). The walk does not follow links, skips dependency and build directories
  * ({@link #SKIPPED}), goes {@link #MAX_DEPTH} levels deep and stops
- * after {@link #MAX_ENTRIES} entries (see the README's sandbox benchmark): repositories beyond are not found.
+ * after {@link #MAX_ENTRIES} entries (see docs/performance.md, OS sandbox): repositories beyond are not found.
  */
 final class NestedRepositories {
     static final int MAX_ENTRIES = 1500;

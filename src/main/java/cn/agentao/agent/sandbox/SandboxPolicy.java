@@ -31,7 +31,7 @@ public record SandboxPolicy(List<Path> roots, boolean writable, boolean network,
      * providers and keys, or steer the agent. Missing ones cannot be created either; besides these, every
      * existing {@code .env*} entry and any spelling of these names in another case is kept read-only.
      */
-    public static final List<String> PROTECTED_NAMES = List.of(".git", ".agent", ".env", ".envrc", "AGENTS.md", "AGENTAO.md");
+    public static final List<String> PROTECTED_NAMES = List.of(".git", ".agent", ".env", ".envrc", "AGENTS.md", "AGENTAO.md", "CLAUDE.md");
 
     /**
      * Hook configurations kept in the working tree that git hook managers (husky, plain hooks directories,

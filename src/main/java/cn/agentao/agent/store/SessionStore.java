@@ -38,7 +38,7 @@ import java.util.function.Consumer;
 
 /**
  * A directory of sessions, each an append-only JSON Lines log ({@code <id>.jsonl}, see
- * {@code sessions-store/README.md}). The log is written as the conversation goes, one record per line, so a
+ * {@code docs/session-format.md}). The log is written as the conversation goes, one record per line, so a
  * crash loses at most the record being written. Several agent processes may share one directory: a session
  * open for writing in one is refused by the others ({@link SessionBusyException}), and a damaged session only
  * ever affects itself. This is the first {@link SessionRepository}: a lease is the OS lock of {@code <id>.lock},

@@ -58,7 +58,7 @@ final class Ripgrep {
     /**
      * Whether {@code grep} takes rg's help: only when asked ({@code AGENT_SEARCH=rg} or {@code -Dagent.search=rg}).
      * On a quiet 2-core machine the Java path alone was faster (rg's scan plus reading its candidates is more work
-     * than the Java path's parallel scan: README, Search); rg's help may pay on machines with many cores.
+     * than the Java path's parallel scan: docs/performance.md, Search); rg's help may pay on machines with many cores.
      */
     static boolean wanted() {
         return "rg".equals(System.getProperty("agent.search", System.getenv("AGENT_SEARCH")));

@@ -6,6 +6,7 @@ import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallLocation;
 import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.sandbox.Confinement;
+import cn.agentao.agent.sandbox.PlantedGitCode;
 import cn.agentao.agent.sandbox.Sandbox;
 import cn.agentao.agent.sandbox.SandboxDenials;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -112,11 +113,16 @@ public final class RunShellCommandTool implements Tool {
                 }
             };
             Confinement box = outside ? null : ctx.sandbox();
+            // what a writable sandbox lets a command leave for the user's next git command is disarmed afterwards
+            PlantedGitCode planted = box != null && box.policy().writable() ? PlantedGitCode.before(box.policy().roots(), dir) : null;
             CommandRunner.Result r;
+            List<String> disarmed = List.of();
             try {
                 r = ctx.commands().run(new CommandRunner.Spec(command, dir, timeout, OUTPUT_LIMIT, box), listener, ctx.cancellation());
             } catch (Sandbox.SandboxException e) {
                 r = new CommandRunner.Result(null, null, "", false, false, false, null, e.getMessage());
+            } finally {
+                if (planted != null) disarmed = planted.after();
             }
             boolean denied = box != null && !r.timedOut() && !r.cancelled()
                     && (r.sandboxFailure() != null || SandboxDenials.looksDenied(r.exitCode(), r.output(), p -> box.sandbox().hides(p, box.policy())));
@@ -136,11 +142,16 @@ public final class RunShellCommandTool implements Tool {
                 forModel.append("[Ended by signal ").append(r.signal() == null ? "unknown" : r.signal()).append(']');
             }
             if (denied) forModel.append("\n[It ran in the OS sandbox: ").append(box.policy().describe()).append(".]");
+            if (!disarmed.isEmpty()) forModel.append('\n').append(PlantedGitCode.describe(disarmed));
             boolean failed = r.timedOut() || r.cancelled() || r.exitCode() == null || r.exitCode() != 0 || r.sandboxFailure() != null;
             List<ToolCallContent> display = r.terminalId() != null
                     ? List.of(new ToolCallContent.Terminal(r.terminalId(), null))
                     : List.of(ToolCallContent.text(r.output().length() > LocalCommandRunner.DISPLAY_CHARS
                     ? r.output().substring(r.output().length() - LocalCommandRunner.DISPLAY_CHARS) : r.output()));
+            if (!disarmed.isEmpty()) {
+                display = new java.util.ArrayList<>(display);
+                display.add(ToolCallContent.text(PlantedGitCode.describe(disarmed)));
+            }
             ObjectNode raw = Json.object();
             if (r.exitCode() != null) raw.put("exitCode", r.exitCode());
             if (r.signal() != null) raw.put("signal", r.signal());

@@ -14,23 +14,29 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The projects the user trusts, kept in the user's configuration ({@code trusted-projects.json} beside
  * {@code config.json}), never in the project:
- * <pre>{"projects": {"/real/path": {"trusted": true, "mcpJson": "sha256:…", "decidedAt": "…"}}}</pre>
+ * <pre>{"projects": {"/real/path": {"trusted": true, "mcpJson": "sha256:…", "startFiles": {"mcp/start.sh": "sha256:…"},
+ *   "decidedAt": "…"}}}</pre>
  * Keyed by the project's real path. {@code trusted} lets the project's {@code .env} choose providers; its
  * {@code .agent/mcp.json} starts only while the file still has the digest the user saw ({@code mcpJson}, null
- * for "no file"): a changed file is asked about again. {@code trusted: false} with a digest records "never
+ * for "no file") and the project's files its servers start from still have theirs ({@code startFiles}): a change
+ * to either is asked about again. {@code trusted: false} with a digest records "never
  * for this file". Reads the file on every question (it is small); a broken file trusts nothing.
  */
 public final class TrustedProjects {
     private static final Logger log = LoggerFactory.getLogger(TrustedProjects.class);
 
-    /** What the user decided about one project. */
-    public record Entry(boolean trusted, String mcpJson) {}
+    /**
+     * What the user decided about one project: {@code startFiles} are the digests of the project's files its MCP
+     * servers start from ({@link ProjectMcpFile#startFiles()}), empty when none was recorded.
+     */
+    public record Entry(boolean trusted, String mcpJson, Map<String, String> startFiles) {}
 
     private final Path file;
 
@@ -49,7 +55,9 @@ public final class TrustedProjects {
         JsonNode e = readAll().path("projects").path(key(project));
         if (!e.isObject() || !e.path("trusted").isBoolean()) return Optional.empty();
         JsonNode digest = e.get("mcpJson");
-        return Optional.of(new Entry(e.path("trusted").booleanValue(), digest != null && digest.isTextual() ? digest.textValue() : null));
+        Map<String, String> files = new java.util.TreeMap<>();
+        e.path("startFiles").properties().forEach(f -> { if (f.getValue().isTextual()) files.put(f.getKey(), f.getValue().textValue()); });
+        return Optional.of(new Entry(e.path("trusted").booleanValue(), digest != null && digest.isTextual() ? digest.textValue() : null, files));
     }
 
     /** Whether the project's own configuration ({@code .env}) may choose providers and endpoints. */
@@ -57,9 +65,22 @@ public final class TrustedProjects {
         return entry(project).map(Entry::trusted).orElse(false);
     }
 
-    /** Whether the user trusted exactly this {@code .agent/mcp.json}. */
+    /** Whether the user trusted exactly this {@code .agent/mcp.json} and the files its servers start from. */
     public boolean approved(Path project, ProjectMcpFile mcp) {
-        return entry(project).filter(Entry::trusted).map(e -> mcp.digest().equals(e.mcpJson())).orElse(false);
+        return entry(project).filter(Entry::trusted)
+                .map(e -> mcp.digest().equals(e.mcpJson()) && mcp.startFiles().equals(e.startFiles())).orElse(false);
+    }
+
+    /**
+     * The start files (relative to the project) that are new, changed or gone since the user trusted this very
+     * {@code .agent/mcp.json}; empty when the project or this file is not trusted, or nothing changed.
+     */
+    public List<String> changedStartFiles(Path project, ProjectMcpFile mcp) {
+        Entry e = entry(project).filter(Entry::trusted).filter(x -> mcp.digest().equals(x.mcpJson())).orElse(null);
+        if (e == null) return List.of();
+        java.util.Set<String> names = new java.util.TreeSet<>(e.startFiles().keySet());
+        names.addAll(mcp.startFiles().keySet());
+        return names.stream().filter(n -> !java.util.Objects.equals(e.startFiles().get(n), mcp.startFiles().get(n))).toList();
     }
 
     /** Whether the user said "never" to exactly this {@code .agent/mcp.json}. */
@@ -74,6 +95,10 @@ public final class TrustedProjects {
         ObjectNode e = projects.putObject(key(project)).put("trusted", trusted);
         if (mcp == null) e.putNull("mcpJson");
         else e.put("mcpJson", mcp.digest());
+        if (mcp != null && !mcp.startFiles().isEmpty()) {
+            ObjectNode files = e.putObject("startFiles");
+            new java.util.TreeMap<>(mcp.startFiles()).forEach(files::put);
+        }
         e.put("decidedAt", Instant.now().toString());
         write(root);
     }

@@ -60,4 +60,26 @@ class DebugLoggingIT {
             }
         }
     }
+
+    /** {@code --log-file} is the owner's only, like the session files, whatever the umask; a wider one is narrowed. */
+    @Test
+    void theLogFileIsReadableByItsOwnerOnly() throws Exception {
+        Path created = dir.resolve("new.log");
+        Path existing = dir.resolve("existing.log");
+        Files.writeString(existing, "an older log\n");
+        Files.setPosixFilePermissions(existing, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--"));
+        for (Path log : List.of(created, existing)) {
+            Map<String, String> env = Map.of("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
+            ProcessBuilder pb = AgentProcess.command(env, "--acp", "--log-level", "debug", "--log-file", log.toString());
+            pb.command().addAll(0, List.of("sh", "-c", "umask 022; exec \"$@\"", "sh")); // a umask that would give 0644
+            pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            p.getOutputStream().write((Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "initialize")
+                    .set("params", Json.object().put("protocolVersion", 1)) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            p.getOutputStream().close();
+            assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the agent ends when its input does");
+            assertTrue(Files.readString(log).contains("initialize"), "the log was written: " + Files.readString(log));
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(log)), log.toString());
+        }
+    }
 }

@@ -198,6 +198,9 @@ class SessionsIT {
         a.call("session/close", Json.object().put("sessionId", id));
         JsonNode r = a.call("session/resume", Json.object().put("sessionId", id).put("cwd", ws.toString()));
         assertTrue(r.has("result"), r.toString());
+        // a client retrying resume (after a timeout, say) gets the same session again, not "already open"
+        JsonNode again = a.call("session/resume", Json.object().put("sessionId", id).put("cwd", ws.toString()));
+        assertEquals(id, again.path("result").path("sessionId").asText(), again.toString());
         long chunksAfterResume = a.messages().subList(a.messages().indexOf(r), a.messages().size()).stream()
                 .filter(m -> m.path("params").path("update").path("sessionUpdate").asText().equals("user_message_chunk")).count();
         assertEquals(0, chunksAfterResume, "resume does not replay");
@@ -206,7 +209,7 @@ class SessionsIT {
         assertTrue(model.lastRequest().messages().toString().contains("remember this"));
         assertTrue(a.call("session/delete", Json.object().put("sessionId", id)).has("result"));
         assertEquals(0, a.call("session/list", Json.object()).path("result").path("sessions").size());
-        assertEquals(-32600, a.call("session/load", setup(ws).put("sessionId", id)).path("error").path("code").asInt());
+        assertEquals(-32002, a.call("session/load", setup(ws).put("sessionId", id)).path("error").path("code").asInt(), "deleted: not found");
     }
 
     @Test
@@ -290,7 +293,7 @@ class SessionsIT {
         assertNotEquals(id, fresh.path("result").path("sessionId").asText(), "only the first session/new resumes");
 
         AgentProcess c = agent("--resume", id.substring(0, 8));
-        assertEquals(-32600, c.call("session/load", setup(ws).put("sessionId", "x")).path("error").path("code").asInt());
+        assertEquals(-32002, c.call("session/load", setup(ws).put("sessionId", "x")).path("error").path("code").asInt());
         // b still holds the session: --resume falls back to a fresh one with a warning
         JsonNode d = c.call("session/new", setup(ws));
         assertNotEquals(id, d.path("result").path("sessionId").asText());

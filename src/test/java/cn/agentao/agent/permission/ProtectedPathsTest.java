@@ -30,7 +30,7 @@ class ProtectedPathsTest {
     @Test
     void namesThatSteerTheAgentOrGit() {
         for (String p : List.of(".agent/mcp.json", ".agent/commands/x.md", ".env", ".env.production", "a/.envrc",
-                "AGENTS.md", "docs/agents.MD", "AGENTAO.md", ".git/hooks/pre-commit", "sub/.git", "vendor/.GIT/config")) {
+                "AGENTS.md", "docs/agents.MD", "AGENTAO.md", "CLAUDE.md", ".git/hooks/pre-commit", "sub/.git", "vendor/.GIT/config")) {
             assertTrue(isProtected(p), p);
         }
         for (String p : List.of("src/Main.java", "environment.md", "agent/notes.md", "README.md", "config/app.yaml",

@@ -45,8 +45,8 @@ import java.util.stream.Stream;
  * {@link NativeMetadataTest} fails when a computed class is missing from the file; {@link #main} rewrites it.
  */
 public final class NativeMetadata {
-    /** Where the build reads it from (native-image picks up META-INF/native-image/GROUP/ARTIFACT/). */
-    static final Path FILE = Path.of("src/main/resources/META-INF/native-image/cn.agentao/agent/reachability-metadata.json");
+    /** Where it is kept: native/, which the native profile in pom.xml hands to native-image (native/README.md). */
+    static final Path FILE = Path.of("native/reachability-metadata.json");
     static final String OURS = "cn.agentao.agent.";
     /** Library packages whose classes Jackson binds through our code; each is listed with a class it holds. */
     static final List<Class<?>> LIBRARY_ANCHORS = List.of(

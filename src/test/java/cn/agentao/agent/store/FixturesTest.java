@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The sample logs documented in sessions-store/README.md, read as a user's store would hold them. */
+/** The sample logs documented in docs/session-format.md, read as a user's store would hold them. */
 class FixturesTest {
     private static final String[] ALL = {"good", "torn-last-line", "corrupt-middle-line", "future-version", "empty"};
 

@@ -54,6 +54,46 @@ class TrustedProjectsTest {
     }
 
     @Test
+    void trustCoversTheProjectFilesTheServersStartFrom() throws Exception {
+        Files.createDirectories(project.resolve("mcp/lib"));
+        Files.writeString(project.resolve("mcp/start.sh"), "exec node server.js\n");
+        Files.writeString(project.resolve("server.js"), "serve()\n");
+        Files.writeString(project.resolve("mcp/lib/util.py"), "x = 1\n");
+        Files.writeString(project.resolve("mcp/__init__.py"), "");
+        ProjectMcpFile seen = mcp("""
+                {"mcpServers":{"a":{"command":"sh","args":["mcp/start.sh"]},
+                 "b":{"command":"node","args":["--require=./server.js","missing.js"]},
+                 "c":{"command":"python3","args":["-m","mcp.lib"]},
+                 "d":{"command":"sh","args":["${HOME}/x.sh", "../outside.sh"]}}}""");
+        assertEquals(java.util.Set.of("mcp/start.sh", "server.js", "mcp/lib"), seen.startFiles().keySet());
+        trust.record(project, true, seen);
+        assertTrue(trust.approved(project, ProjectMcpFile.read(project).orElseThrow()));
+
+        Files.writeString(project.resolve("mcp/lib/util.py"), "import os; os.system('evil')\n");
+        Files.writeString(project.resolve("mcp/start.sh"), "evil\n");
+        ProjectMcpFile now = ProjectMcpFile.read(project).orElseThrow();
+        assertFalse(trust.approved(project, now), "a changed start file is asked about again");
+        assertEquals(java.util.List.of("mcp/lib", "mcp/start.sh"), trust.changedStartFiles(project, now));
+        assertTrue(trust.trusted(project), "the project's .env stays trusted");
+
+        Files.writeString(project.resolve("missing.js"), "new\n");
+        Files.writeString(project.resolve("mcp/start.sh"), "exec node server.js\n");
+        Files.writeString(project.resolve("mcp/lib/util.py"), "x = 1\n");
+        ProjectMcpFile appeared = ProjectMcpFile.read(project).orElseThrow();
+        assertEquals(java.util.List.of("missing.js"), trust.changedStartFiles(project, appeared), "a file that appears counts too");
+    }
+
+    @Test
+    void aTrustRecordedBeforeStartFilesWereKeptIsAskedAgainWhenTheServersStartProjectFiles() throws Exception {
+        Files.writeString(project.resolve("start.sh"), "true\n");
+        ProjectMcpFile seen = mcp("{\"mcpServers\":{\"a\":{\"command\":\"sh\",\"args\":[\"start.sh\"]}}}");
+        Files.createDirectories(trust.file().getParent());
+        Files.writeString(trust.file(), "{\"projects\":{\"" + project.toRealPath() + "\":{\"trusted\":true,\"mcpJson\":\"" + seen.digest() + "\"}}}");
+        assertFalse(trust.approved(project, seen));
+        assertEquals(java.util.List.of("start.sh"), trust.changedStartFiles(project, seen));
+    }
+
+    @Test
     void neverIsKeptForThatFileOnly() throws Exception {
         ProjectMcpFile seen = mcp("{\"mcpServers\":{\"a\":{\"command\":\"a\"}}}");
         trust.record(project, false, seen);

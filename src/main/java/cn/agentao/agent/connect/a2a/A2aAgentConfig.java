@@ -14,11 +14,12 @@ import java.util.regex.Pattern;
 
 /**
  * A remote A2A agent the user configured in {@code config.json}: {@code "a2aAgents": {"NAME": {"url": "http://…",
- * "tokenEnv": "VAR"}}}. {@code url} is the agent's base URL (where {@code /.well-known/agent-card.json} is); the
- * token, if any, is read from the environment variable named by {@code tokenEnv}, never from a file. Only the
- * user's own configuration is read: a project cannot add remote agents.
+ * "tokenEnv": "VAR", "allowedEndpoints": ["https://…"]}}}. {@code url} is the agent's base URL (where
+ * {@code /.well-known/agent-card.json} is); the token, if any, is read from the environment variable named by
+ * {@code tokenEnv}, never from a file. The card's endpoint must be on {@code url}'s origin or on the origin of one of
+ * {@code allowedEndpoints}. Only the user's own configuration is read: a project cannot add remote agents.
  */
-public record A2aAgentConfig(String name, URI url, String tokenEnv) {
+public record A2aAgentConfig(String name, URI url, String tokenEnv, List<URI> allowedEndpoints) {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,48}");
 
     /** The configured agents (problems, such as a bad URL, are reported and the entry skipped). */
@@ -45,20 +46,34 @@ public record A2aAgentConfig(String name, URI url, String tokenEnv) {
                 continue;
             }
             String url = v.path("url").asText("");
-            URI uri;
-            try {
-                uri = URI.create(url);
-            } catch (IllegalArgumentException ex) {
-                uri = null;
-            }
-            if (uri == null || uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+            URI uri = httpUrl(url);
+            if (uri == null) {
                 problems.add(configFile + ": a2aAgents." + name + ".url must be an http(s) URL");
                 continue;
             }
             String tokenEnv = v.path("tokenEnv").isTextual() ? v.path("tokenEnv").asText() : null;
-            list.add(new A2aAgentConfig(name, uri, tokenEnv));
+            List<URI> endpoints = new ArrayList<>();
+            JsonNode allowed = v.path("allowedEndpoints");
+            if (!allowed.isMissingNode() && !allowed.isArray()) {
+                problems.add(configFile + ": a2aAgents." + name + ".allowedEndpoints must be an array of http(s) URLs");
+            }
+            for (JsonNode a : allowed) {
+                URI endpoint = a.isTextual() ? httpUrl(a.asText()) : null;
+                if (endpoint == null) problems.add(configFile + ": a2aAgents." + name + ".allowedEndpoints: " + a + " is not an http(s) URL (ignored)");
+                else endpoints.add(endpoint);
+            }
+            list.add(new A2aAgentConfig(name, uri, tokenEnv, List.copyOf(endpoints)));
         }
         return list;
+    }
+
+    private static URI httpUrl(String text) {
+        try {
+            URI uri = URI.create(text);
+            return uri.getHost() != null && ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) ? uri : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The tool's name: {@code a2a__NAME}. */

@@ -1,5 +1,6 @@
 package cn.agentao.agent.connect.a2a;
 
+import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallLocation;
@@ -42,10 +43,11 @@ public final class RemoteAgentTool implements Tool {
     private volatile JsonNode card;
     private final java.util.concurrent.atomic.AtomicBoolean cardRequested = new java.util.concurrent.atomic.AtomicBoolean();
 
-    public RemoteAgentTool(A2aAgentConfig config, Map<String, String> env) {
+    /** {@code guard} judges the addresses the agent's card sends us to, as for {@code web_fetch}. */
+    public RemoteAgentTool(A2aAgentConfig config, Map<String, String> env, NetworkGuard guard) {
         this.config = config;
         String token = config.tokenEnv() == null ? null : env.get(config.tokenEnv());
-        this.client = new A2aClient(config.url(), token == null || token.isBlank() ? null : token);
+        this.client = new A2aClient(config.url(), config.allowedEndpoints(), token == null || token.isBlank() ? null : token, guard);
     }
 
     @Override public String name() { return config.toolName(); }
@@ -121,8 +123,8 @@ public final class RemoteAgentTool implements Tool {
     private ToolResult call(String text, ToolContext ctx, ToolProgress progress) {
         URI endpoint;
         try {
-            endpoint = URI.create(card().path("url").asText());
-        } catch (A2aClientException | IllegalArgumentException e) {
+            endpoint = client.endpoint(card());
+        } catch (A2aClientException e) {
             return ToolResult.error("The remote agent \"" + config.name() + "\" is unavailable: " + e.getMessage());
         }
         Conversation before = conversations.get(ctx.sessionId());

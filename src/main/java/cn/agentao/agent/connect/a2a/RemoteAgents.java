@@ -1,8 +1,10 @@
 package cn.agentao.agent.connect.a2a;
 
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.core.ToolSchemas;
 import cn.agentao.agent.core.tool.ToolSource;
+import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.tools.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import org.slf4j.Logger;
@@ -25,8 +27,9 @@ public final class RemoteAgents implements ToolSource {
     /** From {@code configDir/config.json}'s {@code a2aAgents} (the user's own file only: a project cannot add one). */
     public static RemoteAgents fromUserConfig(Map<String, String> env, Path configDir) {
         List<String> problems = new ArrayList<>();
+        NetworkGuard guard = ToolCalls.networkGuard(env);
         List<RemoteAgentTool> tools = A2aAgentConfig.read(configDir.resolve("config.json"), problems).stream()
-                .map(c -> new RemoteAgentTool(c, env)).toList();
+                .map(c -> new RemoteAgentTool(c, env, guard)).toList();
         problems.forEach(p -> log.warn("configuration: {}", p));
         return new RemoteAgents(tools);
     }

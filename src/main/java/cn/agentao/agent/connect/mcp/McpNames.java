@@ -28,6 +28,19 @@ public final class McpNames {
         return claim(fit(sanitise(serverName), MAX_SERVER_KEY, serverName), serverName, taken);
     }
 
+    /**
+     * A key for a party whose name others may copy up to the characters sanitising replaces (an SMCP Computer):
+     * the name itself when it is already clean and short, else its sanitised form with a short hash of the
+     * original, so {@code a.b} and {@code a_b} never share a key, whatever order they come in; unique within
+     * {@code taken}, which it joins.
+     */
+    public static String distinctKey(String name, Set<String> taken) {
+        String clean = sanitise(name);
+        String key = clean.equals(name) && clean.length() <= MAX_SERVER_KEY ? clean
+                : clean.substring(0, Math.min(clean.length(), MAX_SERVER_KEY - HASH_LENGTH - 1)) + "_" + hash(name);
+        return claim(key, name, taken);
+    }
+
     /** {@code mcp__<serverKey>__<tool>}, unique within {@code taken}, which it joins. */
     static String toolName(String serverKey, String toolName, Set<String> taken) {
         return toolName(TOOL_PREFIX, serverKey, toolName, taken);

@@ -349,7 +349,7 @@ public final class SmcpOffice implements AutoCloseable {
         Set<String> taken = new HashSet<>();
         Map<String, SmcpTool> all = new LinkedHashMap<>();
         for (String computer : computers.keySet()) {
-            String key = McpNames.serverKey(computer, keys);
+            String key = McpNames.distinctKey(computer, keys);
             List<SmcpTool> tools = new ArrayList<>(SmcpTool.fromTools(computer, key, rawTools.get(computer), taken));
             tools.addAll(SmcpTool.officeRequests(computer, key, taken));
             computers.put(computer, List.copyOf(tools));

@@ -35,9 +35,22 @@ public final class SmcpToolAdapter implements Tool {
     @Override public ObjectNode inputSchema() { return tool.schema().deepCopy(); }
     @Override public ToolKind kind() { return tool.readOnly() ? (tool.kind() == SmcpTool.Kind.TOOL ? ToolKind.READ : ToolKind.FETCH) : ToolKind.OTHER; }
 
+    /**
+     * Whose tool this is, for remembered answers: the office, the Computer and the tool by their own names (JSON
+     * quoted, so no name can pose as another), not the sanitised name the model sees.
+     */
+    static String subject(String office, SmcpTool tool) {
+        return quoted(tool.remoteName()) + " on Computer " + quoted(tool.computer()) + " in office " + quoted(office);
+    }
+
+    private static String quoted(String s) {
+        return com.fasterxml.jackson.databind.node.TextNode.valueOf(s).toString();
+    }
+
     @Override
     public ToolInvocation prepare(JsonNode args, ToolContext ctx) {
-        PermissionRequest permission = new PermissionRequest.Generic(tool.name(), tool.readOnly(), tool.destructive(), tool.autoApply());
+        PermissionRequest permission = new PermissionRequest.Generic(tool.name(), tool.readOnly(), tool.destructive(), tool.autoApply(),
+                subject(office.config().office(), tool));
         return new ToolInvocation() {
             @Override public String title() { return tool.remoteName() + " on " + tool.computer(); }
             @Override public List<ToolCallLocation> locations() { return List.of(); }

@@ -16,7 +16,7 @@ import java.util.List;
 /**
  * What the engine keeps of a session, one record per thing that happened: the engine's own format, whatever
  * front door (ACP, terminal, A2A) the session is used through. {@link EngineRecords} reads and writes them as
- * the repository's {@code (type, payload)}; {@code sessions-store/README.md} documents each shape (the same
+ * the repository's {@code (type, payload)}; {@code docs/session-format.md} documents each shape (the same
  * JSON the agent has always written, so old sessions load as they are).
  */
 public sealed interface EngineRecord {

@@ -15,7 +15,7 @@ import java.util.List;
 
 /**
  * {@link EngineRecord}s as the repository keeps them: a type and a JSON payload. Writing gives the shapes
- * documented in {@code sessions-store/README.md}; reading also accepts what older agents wrote (user blocks
+ * documented in {@code docs/session-format.md}; reading also accepts what older agents wrote (user blocks
  * without a {@code type}, model messages as objects rather than strings).
  */
 public final class EngineRecords {

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * The record types the engine writes ("engine records"), reserved here so that the store, the transcript and
  * other readers agree on them. The store itself accepts any type; readers ignore types they do not know.
- * {@code sessions-store/README.md} documents each payload.
+ * {@code docs/session-format.md} documents each payload.
  */
 public final class RecordTypes {
     /** The user's prompt: {@code {"content":[ContentBlock...]}}. */

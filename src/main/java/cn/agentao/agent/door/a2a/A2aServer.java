@@ -1,6 +1,7 @@
 package cn.agentao.agent.door.a2a;
 
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.door.HttpDoorGuard;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.tools.Tool;
@@ -20,20 +21,27 @@ import java.util.concurrent.Executors;
 
 /**
  * The A2A front door: an HTTP server (the JDK's, one virtual thread per exchange) serving the agent card and
- * the JSON-RPC endpoint. Without a token it binds only to loopback; with one, every request but the card needs
- * {@code Authorization: Bearer <token>}.
+ * the JSON-RPC endpoint. Every request first passes {@link HttpDoorGuard} (Host, Origin, JSON bodies). Without a
+ * token it binds only to loopback and is the local user's; with one, every request but the card needs
+ * {@code Authorization: Bearer <token>}. A task's questions are answered only with the credential that started it.
  */
 public final class A2aServer implements AutoCloseable {
     public static final String CARD_PATH = "/.well-known/agent-card.json";
     public static final String OLD_CARD_PATH = "/.well-known/agent.json";
 
     /** What {@code agent a2a serve} was asked for; {@code idleClose} zero keeps contexts open while the server runs. */
-    public record Options(String host, int port, Path cwd, String token, Mode mode, String version, Duration idleClose) {}
+    public record Options(String host, int port, Path cwd, String token, Mode mode, String version, Duration idleClose,
+                          List<String> allowedHosts, List<String> allowedOrigins) {}
+
+    /** The caller of a tokenless server: whoever passes the guard on loopback, i.e. a local program of the user's. */
+    private static final String LOCAL_CALLER = "local";
 
     private final HttpServer http;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final A2aService service;
     private final byte[] token;
+    /** The caller a request with the token is (a fingerprint of the token, never the token itself). */
+    private final String tokenCaller;
     private final String baseUrl;
     private final byte[] card;
     private volatile boolean stopped;
@@ -43,6 +51,7 @@ public final class A2aServer implements AutoCloseable {
         this.http = http;
         this.service = service;
         this.token = token;
+        this.tokenCaller = token == null ? null : "token:" + fingerprint(token);
         this.baseUrl = baseUrl;
         this.card = card;
     }
@@ -58,12 +67,19 @@ public final class A2aServer implements AutoCloseable {
     }
 
     /** Binds and starts serving; throws IllegalArgumentException for a refused configuration. */
-    public static A2aServer start(Options o, SessionService sessions, java.nio.file.Path configDir, NetworkGuard guard, List<Tool> tools) throws IOException {
+    public static A2aServer start(Options o, SessionService sessions, java.nio.file.Path configDir, NetworkGuard networkGuard, List<Tool> tools) throws IOException {
         if (o.token() == null && !isLoopback(o.host())) {
             throw new IllegalArgumentException("refusing to serve on " + o.host() + " without a token: anyone who can reach it "
                     + "could run commands here. Bind to 127.0.0.1, or require a token with --token-env VAR");
         }
         HttpServer http = HttpServer.create(new InetSocketAddress(o.host(), o.port()), 128);
+        HttpDoorGuard guard;
+        try {
+            guard = new HttpDoorGuard(http.getAddress(), o.allowedHosts(), o.allowedOrigins());
+        } catch (IllegalArgumentException e) {
+            http.stop(0);
+            throw e;
+        }
         String host = http.getAddress().getAddress().getHostAddress();
         if (host.contains(":")) host = "[" + host + "]";
         String baseUrl = "http://" + host + ":" + http.getAddress().getPort();
@@ -71,11 +87,11 @@ public final class A2aServer implements AutoCloseable {
                 .toString().getBytes(StandardCharsets.UTF_8);
         A2aContexts contexts = new A2aContexts(sessions, o.cwd(), o.mode());
         TaskStore tasks = sessions.sharedTasks().<TaskStore>map(r -> new SharedTaskStore(r, sessions)).orElseGet(MemoryTaskStore::new);
-        A2aService service = new A2aService(sessions, contexts, tasks, new PushNotifier(guard), o.cwd());
+        A2aService service = new A2aService(sessions, contexts, tasks, new PushNotifier(networkGuard), o.cwd());
         A2aServer server = new A2aServer(http, service, o.token() == null ? null : o.token().getBytes(StandardCharsets.UTF_8), baseUrl, card);
         http.setExecutor(server.executor);
         JsonRpcHandler rpc = new JsonRpcHandler(service);
-        http.createContext("/", exchange -> server.handle(exchange, rpc));
+        http.createContext("/", exchange -> server.handle(exchange, rpc)).getFilters().add(guard);
         http.start();
         if (!o.idleClose().isZero()) server.closeIdleContexts(o.idleClose());
         return server;
@@ -106,7 +122,7 @@ public final class A2aServer implements AutoCloseable {
             String method = exchange.getRequestMethod();
             if (path.equals(CARD_PATH) || path.equals(OLD_CARD_PATH)) {
                 if (!method.equals("GET") && !method.equals("HEAD")) {
-                    plain(exchange, 405, "use GET");
+                    HttpDoorGuard.plain(exchange, 405, "use GET");
                     return;
                 }
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -114,35 +130,42 @@ public final class A2aServer implements AutoCloseable {
                 if (!method.equals("HEAD")) exchange.getResponseBody().write(card);
                 return;
             }
-            if (!authorized(exchange)) {
+            String caller = caller(exchange);
+            if (caller == null) {
                 exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-                plain(exchange, 401, "missing or wrong bearer token");
+                HttpDoorGuard.plain(exchange, 401, "missing or wrong bearer token");
                 return;
             }
             if (!path.equals("/")) {
-                plain(exchange, 404, "not found: the A2A JSON-RPC endpoint is " + baseUrl + "/");
+                HttpDoorGuard.plain(exchange, 404, "not found: the A2A JSON-RPC endpoint is " + baseUrl + "/");
                 return;
             }
             if (!method.equals("POST")) {
-                plain(exchange, 405, "use POST with a JSON-RPC request");
+                HttpDoorGuard.plain(exchange, 405, "use POST with a JSON-RPC request");
                 return;
             }
-            rpc.handle(exchange);
+            rpc.handle(exchange, caller);
         }
     }
 
-    private boolean authorized(HttpExchange exchange) {
-        if (token == null) return true;
+    /**
+     * Who the request comes from, or null when it is not authorized: the token's caller when it carries the token,
+     * the local user when the server has no token (it is then on loopback, and the guard let only non-browser
+     * requests through). A task remembers its caller; another caller cannot answer its questions.
+     */
+    private String caller(HttpExchange exchange) {
+        if (token == null) return LOCAL_CALLER;
         String header = exchange.getRequestHeaders().getFirst("Authorization");
-        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) return false;
-        return MessageDigest.isEqual(token, header.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) return null;
+        return MessageDigest.isEqual(token, header.substring(7).strip().getBytes(StandardCharsets.UTF_8)) ? tokenCaller : null;
     }
 
-    static void plain(HttpExchange exchange, int status, String text) throws IOException {
-        byte[] body = (text + "\n").getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        exchange.sendResponseHeaders(status, body.length);
-        exchange.getResponseBody().write(body);
+    private static String fingerprint(byte[] token) {
+        try {
+            return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token), 0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Cancels running tasks (their state recorded in their sessions) within {@code grace}, then stops serving. */

@@ -53,7 +53,8 @@ final class A2aService {
 
     // ---------------------------------------------------------------- message/send, message/stream
 
-    Started send(JsonNode params) throws A2aException {
+    /** {@code caller} names the credential the request came with (see {@code A2aServer}): only it may answer the task. */
+    Started send(JsonNode params, String caller) throws A2aException {
         JsonNode message = requireObject(params, "message");
         if (!"user".equals(message.path("role").asText())) throw A2aException.invalidParams("message.role must be \"user\"");
         if (!message.path("messageId").isTextual()) throw A2aException.invalidParams("message.messageId must be a string");
@@ -62,7 +63,7 @@ final class A2aService {
         }
         String taskId = optionalString(message, "taskId");
         String contextId = optionalString(message, "contextId");
-        if (taskId != null) return answer(task(taskId), contextId, (ObjectNode) message.deepCopy());
+        if (taskId != null) return answer(task(taskId), contextId, caller, (ObjectNode) message.deepCopy());
 
         List<ContentBlock> prompt = prompt(message.path("parts"));
         if (!sessions.configured(cwd)) {
@@ -73,7 +74,7 @@ final class A2aService {
         ObjectNode first = ((ObjectNode) message.deepCopy());
         String id = UUID.randomUUID().toString();
         first.put("taskId", id).put("contextId", ctx.id());
-        A2aTask task = new A2aTask(id, ctx.id(), first, t -> push.stateChanged(t, tasks.pushConfigs(t)));
+        A2aTask task = new A2aTask(id, ctx.id(), caller, first, t -> push.stateChanged(t, tasks.pushConfigs(t)));
         tasks.put(task);
         running.put(id, turn);
         return new Started(task, () -> Thread.ofVirtual().name("a2a-task-" + id).start(() -> run(ctx, task, turn, prompt)));
@@ -127,10 +128,16 @@ final class A2aService {
         }
     }
 
-    /** A message in an existing task: the answer to its permission question (anything else asks again). */
-    private Started answer(A2aTask task, String contextId, ObjectNode message) throws A2aException {
+    /**
+     * A message in an existing task: the answer to its permission question (anything else asks again). Only the
+     * caller that started the task may answer: a question lets a command run, so it is not anyone's to answer.
+     */
+    private Started answer(A2aTask task, String contextId, String caller, ObjectNode message) throws A2aException {
         if (contextId != null && !contextId.equals(task.contextId())) {
             throw A2aException.invalidParams("task " + task.id() + " belongs to context " + task.contextId() + ", not " + contextId);
+        }
+        if (task.owner() != null && !task.owner().equals(caller)) {
+            throw A2aException.invalidRequest("task " + task.id() + " was started with another credential; only its caller may answer it");
         }
         if (task.isTerminal()) {
             throw A2aException.invalidRequest("task " + task.id() + " is " + task.state() + " and cannot take more messages; "

@@ -25,6 +25,8 @@ public final class A2aTask {
 
     private final String id;
     private final String contextId;
+    /** Who started it (the caller's credential, see {@code A2aServer}); null for another instance's task. */
+    private final String owner;
     private final List<ObjectNode> history = new ArrayList<>();
     private final Map<String, ObjectNode> pushConfigs = new LinkedHashMap<>();
     private final List<Consumer<ObjectNode>> subscribers = new CopyOnWriteArrayList<>();
@@ -37,9 +39,10 @@ public final class A2aTask {
     private volatile Consumer<A2aTask> saveNow = t -> { };
     private volatile Consumer<A2aTask> saveSoon = t -> { };
 
-    A2aTask(String id, String contextId, ObjectNode firstMessage, Consumer<A2aTask> onStateChange) {
+    A2aTask(String id, String contextId, String owner, ObjectNode firstMessage, Consumer<A2aTask> onStateChange) {
         this.id = id;
         this.contextId = contextId;
+        this.owner = owner;
         this.onStateChange = onStateChange;
         this.status = A2aMessages.status("submitted", null);
         if (firstMessage != null) history.add(firstMessage);
@@ -50,7 +53,7 @@ public final class A2aTask {
      * with {@link #follow}.
      */
     static A2aTask fromSnapshot(ObjectNode stored) {
-        A2aTask t = new A2aTask(stored.path("id").asText(), stored.path("contextId").asText(), null, x -> { });
+        A2aTask t = new A2aTask(stored.path("id").asText(), stored.path("contextId").asText(), null, null, x -> { });
         synchronized (t) {
             if (stored.path("status").isObject()) t.status = (ObjectNode) stored.get("status").deepCopy();
             for (var m : stored.path("history")) if (m.isObject()) t.history.add((ObjectNode) m.deepCopy());
@@ -89,6 +92,7 @@ public final class A2aTask {
 
     public String id() { return id; }
     public String contextId() { return contextId; }
+    String owner() { return owner; }
     public synchronized String state() { return status.path("state").asText(); }
     synchronized boolean isTerminal() { return TERMINAL.contains(state()); }
 

@@ -1,5 +1,6 @@
 package cn.agentao.agent.door.a2a;
 
+import cn.agentao.agent.door.HttpDoorGuard;
 import cn.agentao.agent.jsonrpc.ErrorCodes;
 
 import cn.agentao.agent.util.Json;
@@ -36,10 +37,11 @@ final class JsonRpcHandler {
 
     JsonRpcHandler(A2aService service) { this.service = service; }
 
-    void handle(HttpExchange exchange) throws IOException {
+    /** One JSON-RPC request; {@code caller} names the credential it came with (see {@code A2aServer}). */
+    void handle(HttpExchange exchange, String caller) throws IOException {
         byte[] body = readBody(exchange.getRequestBody());
         if (body == null) {
-            A2aServer.plain(exchange, 413, "request larger than " + MAX_BODY_BYTES + " bytes");
+            HttpDoorGuard.plain(exchange, 413, "request larger than " + MAX_BODY_BYTES + " bytes");
             return;
         }
         JsonNode request;
@@ -62,14 +64,14 @@ final class JsonRpcHandler {
             if (!params.isObject()) throw A2aException.invalidParams("params must be an object");
             switch (method) {
                 case "message/send" -> {
-                    A2aService.Started s = service.send(params);
+                    A2aService.Started s = service.send(params, caller);
                     boolean blocking = params.path("configuration").path("blocking").asBoolean(true);
                     if (blocking) awaitPause(s);
                     else s.start().run();
                     respond(exchange, result(id, s.task().snapshot(A2aService.historyLength(params.path("configuration")))));
                 }
                 case "message/stream" -> {
-                    A2aService.Started s = service.send(params);
+                    A2aService.Started s = service.send(params, caller);
                     stream(exchange, id, s.task(), s.start());
                 }
                 case "tasks/resubscribe" -> stream(exchange, id, service.task(params), null);

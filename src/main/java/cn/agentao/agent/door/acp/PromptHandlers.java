@@ -38,7 +38,7 @@ final class PromptHandlers {
         Session session = agent.sessions().find(sessionId).orElse(null);
         if (session == null) {
             if (ctx.isNotification()) return null;
-            throw JsonRpcException.invalidRequest("unknown sessionId: " + sessionId);
+            throw CoreErrors.unknownSession(sessionId);
         }
         session.cancel();
         return Json.object();

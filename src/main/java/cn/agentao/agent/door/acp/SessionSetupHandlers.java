@@ -88,6 +88,15 @@ final class SessionSetupHandlers {
         Params p = Params.of(raw);
         String id = p.requireNonEmptyString("sessionId");
         SessionService.Spec s = setup(p, false);
+        // already open on this connection (one ACP connection per process): resuming it again is a no-op that
+        // succeeds, as clients retry resume after a reconnect or a timeout
+        Session live = sessions().find(id).orElse(null);
+        if (live != null) {
+            if (!live.cwd().equals(s.cwd())) {
+                throw JsonRpcException.invalidRequest("session " + id + " is already open here with cwd " + live.cwd());
+            }
+            return describe(live);
+        }
         return CoreErrors.translated(() -> open(id, s, ctx, false));
     }
 

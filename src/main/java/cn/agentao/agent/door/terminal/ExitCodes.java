@@ -1,6 +1,6 @@
 package cn.agentao.agent.door.terminal;
 
-/** The exit codes of {@code agent -p} and the interactive chat (documented in README.md). */
+/** The exit codes of {@code agent -p} and the interactive chat (documented in docs/terminal.md). */
 public final class ExitCodes {
     /** The answer is complete. */
     public static final int OK = 0;

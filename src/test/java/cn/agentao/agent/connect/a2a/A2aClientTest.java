@@ -1,5 +1,6 @@
 package cn.agentao.agent.connect.a2a;
 
+import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.Json;
 import com.sun.net.httpserver.HttpServer;
@@ -52,10 +53,10 @@ class A2aClientTest {
     void anEndpointOnAnotherOriginNeverGetsTheToken() throws Exception {
         URI other = elsewhere();
         HttpServer configured = server();
-        A2aClient client = new A2aClient(URI.create("http://127.0.0.1:" + configured.getAddress().getPort()), TOKEN);
+        A2aClient client = new A2aClient(URI.create("http://127.0.0.1:" + configured.getAddress().getPort()), List.of(), TOKEN, NetworkGuard.standard());
         A2aClientException e = assertThrows(A2aClientException.class,
                 () -> client.stream(other, Json.object(), ev -> { }, Cancellation.NONE));
-        assertTrue(e.getMessage().contains("its token is sent only there"), e.getMessage());
+        assertTrue(e.getMessage().contains("nothing is sent there"), e.getMessage());
         client.cancel(other, "task-1");
         assertEquals(List.of(), elsewhereSaw, "nothing was sent to the other origin");
     }
@@ -69,7 +70,7 @@ class A2aClientTest {
             ex.sendResponseHeaders(302, -1);
             ex.close();
         });
-        A2aClient client = new A2aClient(URI.create("http://127.0.0.1:" + configured.getAddress().getPort()), TOKEN);
+        A2aClient client = new A2aClient(URI.create("http://127.0.0.1:" + configured.getAddress().getPort()), List.of(), TOKEN, NetworkGuard.standard());
         A2aClientException e = assertThrows(A2aClientException.class, () -> client.card(Duration.ofSeconds(10)));
         assertTrue(e.getMessage().contains("redirects are not followed") && e.getMessage().contains(other.toString()), e.getMessage());
         assertEquals(List.of(), elsewhereSaw, "the redirect's target was never asked");

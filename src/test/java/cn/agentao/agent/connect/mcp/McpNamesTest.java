@@ -52,6 +52,20 @@ class McpNamesTest {
     }
 
     @Test
+    void distinctKeysDoNotDependOnWhoCameFirst() {
+        Set<String> oneOrder = new HashSet<>();
+        String dotted = McpNames.distinctKey("a.b", oneOrder);
+        String plain = McpNames.distinctKey("a_b", oneOrder);
+        Set<String> otherOrder = new HashSet<>();
+        assertEquals(plain, McpNames.distinctKey("a_b", otherOrder));
+        assertEquals(dotted, McpNames.distinctKey("a.b", otherOrder));
+        assertEquals("a_b", plain, "a clean name keeps itself");
+        assertNotEquals(plain, dotted);
+        assertEquals(dotted, McpNames.distinctKey("a.b", new HashSet<>()), "alone, too, a.b is not a_b");
+        assertTrue(McpNames.distinctKey("x".repeat(40), new HashSet<>()).length() <= McpNames.MAX_SERVER_KEY);
+    }
+
+    @Test
     void promptCommandsAreValidCommandNames() {
         Set<String> taken = new HashSet<>();
         String name = McpNames.commandName("everything", "args-prompt", taken);

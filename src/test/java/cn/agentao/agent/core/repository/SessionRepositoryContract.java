@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * The behaviour every {@link SessionRepository} shows, whatever keeps the sessions: extend this class and
- * give {@link #repository} a fresh, empty repository (the file store: {@code FileSessionRepositoryTest}; a
+ * give {@link #repository} a fresh, empty repository (the file store: {@code FileSessionRepositoryIT}; a
  * database-backed one runs the same cases). The repository must stamp records and headers with the clock it
  * is given, which the cases move by hand so that "most recently updated first" is decided.
  */

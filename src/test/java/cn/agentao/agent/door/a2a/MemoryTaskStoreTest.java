@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /** The in-memory task store is bounded: past its limit the oldest ended tasks go; a task still running never does. */
 class MemoryTaskStoreTest {
     private static A2aTask task(String id, String state) {
-        A2aTask t = new A2aTask(id, "ctx", null, x -> { });
+        A2aTask t = new A2aTask(id, "ctx", "local", null, x -> { });
         if (state != null) t.status(state, null);
         return t;
     }

@@ -195,7 +195,7 @@ class Acp2026IT {
             assertFalse(model.lastRequest().rawBody().contains("only in the fork"), "independent afterwards");
 
             ObjectNode missing = Json.object().put("sessionId", "no-such-session").put("cwd", ws.toString());
-            assertEquals(-32600, agent.call("session/fork", missing).path("error").path("code").asInt());
+            assertEquals(-32002, agent.call("session/fork", missing).path("error").path("code").asInt());
         }
         try (AgentProcess agent = AgentProcess.start(java.util.Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString(),
                 "AGENT_SESSIONS_DIR", dir.resolve("store").toString()), "--acp")) {

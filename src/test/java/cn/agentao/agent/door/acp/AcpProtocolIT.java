@@ -328,10 +328,20 @@ class AcpProtocolIT {
     // ------------------------------------------------------------------ settings
 
     @Test
-    void unknownSessionIdIsInvalidRequest() throws Exception {
+    void unknownSessionIdIsResourceNotFoundWithTheId() throws Exception {
         initialize();
-        assertError(agent.call("session/prompt", obj("{\"sessionId\":\"nope\",\"prompt\":[{\"type\":\"text\",\"text\":\"hi\"}]}")), -32600, "unknown sessionId: nope");
-        assertError(agent.call("session/set_mode", obj("{\"sessionId\":\"nope\",\"modeId\":\"plan\"}")), -32600, "unknown sessionId");
+        for (JsonNode r : List.of(
+                agent.call("session/prompt", obj("{\"sessionId\":\"nope\",\"prompt\":[{\"type\":\"text\",\"text\":\"hi\"}]}")),
+                agent.call("session/set_mode", obj("{\"sessionId\":\"nope\",\"modeId\":\"plan\"}")),
+                agent.call("session/set_config_option", obj("{\"sessionId\":\"nope\",\"configId\":\"model\",\"value\":\"x\"}")),
+                agent.call("session/cancel", obj("{\"sessionId\":\"nope\"}")),
+                agent.call("session/close", obj("{\"sessionId\":\"nope\"}")),
+                agent.call("session/delete", obj("{\"sessionId\":\"nope\"}")),
+                agent.call("session/load", newSessionParams().put("sessionId", "nope")),
+                agent.call("session/resume", newSessionParams().put("sessionId", "nope")))) {
+            assertError(r, -32002, "unknown sessionId: nope"); // ACP's "resource not found", as the registry's probe expects
+            assertEquals("nope", r.path("error").path("data").path("sessionId").asText(), r.toString());
+        }
     }
 
     @Test

@@ -118,8 +118,8 @@ class AgentaoModelMethodsIT {
         assertError(agent.call("session/set_model", Json.object().put("sessionId", sessionId).put("modelId", 7)), -32602, "modelId");
         assertError(agent.call("session/set_model", Json.object().put("sessionId", sessionId).put("modelId", "fake/big")
                 .put("apiKey", "sk-1")), -32602, "apiKey");
-        assertError(agent.call("session/set_model", Json.object().put("sessionId", "nope").put("modelId", "fake/big")), -32600, "unknown sessionId");
-        assertError(agent.call("session/list_models", Json.object().put("sessionId", "nope")), -32600, "unknown sessionId");
+        assertError(agent.call("session/set_model", Json.object().put("sessionId", "nope").put("modelId", "fake/big")), -32002, "unknown sessionId");
+        assertError(agent.call("session/list_models", Json.object().put("sessionId", "nope")), -32002, "unknown sessionId");
         assertError(agent.call("session/list_models", Json.object()), -32602, "sessionId");
         assertEquals("fake/small", listModels().path("currentModelId").asText(), "nothing changed");
     }
