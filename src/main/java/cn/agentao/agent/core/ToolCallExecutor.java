@@ -57,6 +57,9 @@ public final class ToolCallExecutor implements ToolCallRunner {
     private static final Logger log = LoggerFactory.getLogger(ToolCallExecutor.class);
     static final long PROGRESS_INTERVAL_MS = 100;
     static final int MAX_RESULT_CHARS = 100_000;
+    /** Why a session whose questions nobody answers for this machine's user never runs a command outside the sandbox. */
+    private static final String NOBODY_FOR_USER = "nobody in this session may let a command out of the sandbox for this "
+            + "machine's user; it runs inside, seeing only the workspace.";
 
     private final BuiltinTools builtins;
     private final PermissionEngine permissions;
@@ -97,7 +100,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
                 return Optional.empty();
             }
         });
-        SimpleToolContext ctx = SimpleToolContext.of(rt.id(), ws, env, cancel, () -> confinement(mode, ws));
+        boolean forUser = rt.host().answersForUser();
+        SimpleToolContext ctx = SimpleToolContext.of(rt.id(), ws, env, cancel, () -> confinement(mode, ws, forUser));
         ToolInvocation invocation;
         try {
             invocation = tool.prepare(args, ctx);
@@ -112,6 +116,10 @@ public final class ToolCallExecutor implements ToolCallRunner {
         if (invocation.permission() instanceof PermissionRequest.RunCommand) tellSandboxStatus(rt, mode, ws);
         Optional<Path> target = writeTarget(invocation.permission(), ws);
         Decision decision = permissions.decide(invocation.permission(), mode, ws, rt.permissions());
+        if (!forUser && decision.verdict() == Verdict.ASK && invocation.permission() instanceof PermissionRequest.RunCommand rc
+                && !rc.sandbox() && sandboxes.available()) {
+            decision = Decision.deny(NOBODY_FOR_USER);
+        }
         log.debug("session {}: tool call {} ({}) in mode {}: {}", rt.id(), id, tool.name(), mode.id(),
                 decision.verdict());
         if (decision.verdict() == Verdict.DENY) {
@@ -144,7 +152,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
         ToolResult result = execute(tool, invocation, progress, cancel);
         if (result != null && !cancel.isCancelled() && mode == Mode.WORKSPACE_WRITE && result.isError()
                 && invocation instanceof SandboxedInvocation s && s.deniedBySandbox(result)) {
-            result = offerOutsideSandbox(rt, started, tool, s, result, ws, progress, cancel);
+            result = forUser ? offerOutsideSandbox(rt, started, tool, s, result, ws, progress, cancel)
+                    : withNote(result, "[Not run outside the sandbox: " + NOBODY_FOR_USER + "]");
         }
         if (cancel.isCancelled() || result == null) {
             return finish(rt, id, call, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
@@ -212,8 +221,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
     }
 
     /** The sandbox a command of this call runs in, or null (full-access, or no sandbox here). */
-    private Confinement confinement(Mode mode, Workspace ws) {
-        Optional<SandboxPolicy> policy = SandboxPolicy.forMode(mode, ws.roots());
+    private Confinement confinement(Mode mode, Workspace ws, boolean forUser) {
+        Optional<SandboxPolicy> policy = sandboxes.policy(mode, ws.roots(), forUser);
         if (policy.isEmpty()) return null;
         return sandboxes.sandbox().map(s -> new Confinement(s, policy.get())).orElse(null);
     }

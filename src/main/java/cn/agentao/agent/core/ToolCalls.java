@@ -27,7 +27,7 @@ public final class ToolCalls {
 
     public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
         NetworkGuard guard = networkGuard(env);
-        Sandboxes sandboxes = Sandboxes.fromEnvironment(env);
+        Sandboxes sandboxes = Sandboxes.fromEnvironment(env, configDir);
         return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(
                 PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);
     }

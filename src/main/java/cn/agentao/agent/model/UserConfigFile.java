@@ -218,4 +218,47 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
         }
         return List.copyOf(out);
     }
+
+    /**
+     * {@code "sandbox": {"readablePaths": ["/srv/data", "~/datasets"], "writablePaths": ["~/.cache/bazel"]}}: more
+     * paths a sandboxed command sees (read-only; writable in workspace-write), for the machine's user only.
+     * Absolute or {@code ~/…}; anything else is a problem (a plain sentence) and left out.
+     */
+    public record SandboxPaths(List<Path> readable, List<Path> writable, List<String> problems) {
+        public static final SandboxPaths NONE = new SandboxPaths(List.of(), List.of(), List.of());
+    }
+
+    /** The {@code sandbox} entry of the user's {@code config.json} ({@code file}); {@code home} for {@code ~}. */
+    public static SandboxPaths sandboxPaths(Path file, Path home) {
+        JsonNode node;
+        try {
+            node = Files.isRegularFile(file) ? Json.mapper().readTree(Files.readString(file)).path("sandbox") : null;
+        } catch (IOException | RuntimeException e) {
+            return SandboxPaths.NONE; // the model configuration reports an unreadable file
+        }
+        if (node == null || node.isMissingNode() || node.isNull()) return SandboxPaths.NONE;
+        List<String> problems = new ArrayList<>();
+        if (!node.isObject()) return new SandboxPaths(List.of(), List.of(), List.of(file + ": \"sandbox\" must be an object; it was ignored."));
+        return new SandboxPaths(paths(node.get("readablePaths"), "readablePaths", file, home, problems),
+                paths(node.get("writablePaths"), "writablePaths", file, home, problems), List.copyOf(problems));
+    }
+
+    private static List<Path> paths(JsonNode node, String key, Path file, Path home, List<String> problems) {
+        if (node == null || node.isNull()) return List.of();
+        List<Path> out = new ArrayList<>();
+        if (!node.isArray()) {
+            problems.add(file + ": \"sandbox." + key + "\" must be an array of paths; it was ignored.");
+            return out;
+        }
+        for (JsonNode item : node) {
+            String p = item.isTextual() ? item.asText().strip() : "";
+            Path path = p.equals("~") ? home : p.startsWith("~/") ? home.resolve(p.substring(2)) : p.startsWith("/") ? Path.of(p) : null;
+            if (path == null || path.normalize().getNameCount() == 0) {
+                problems.add(file + ": \"sandbox." + key + "\" entry '" + p + "' is not an absolute path or ~/…, nor may it be /; it was ignored.");
+            } else {
+                out.add(path.normalize());
+            }
+        }
+        return out;
+    }
 }

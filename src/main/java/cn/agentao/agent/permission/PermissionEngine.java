@@ -166,6 +166,10 @@ public final class PermissionEngine {
         Path path = absolute(ws, rp.path());
         Optional<Decision> denied = denyRulesAndMemory(rp, pathSubject(rp.tool(), path, ws), memory);
         if (denied.isPresent()) return denied.get();
+        Path real = Workspace.realPath(path).orElse(path);
+        if (ProtectedPaths.isSecretName(String.valueOf(path.getFileName())) || ProtectedPaths.isSecretName(String.valueOf(real.getFileName()))) {
+            return Decision.askEveryTime("Reads " + path + ", a .env file, which may hold keys: asked every time, in every mode.");
+        }
         boolean inside = ws.contains(path);
         if (!inside && mode != Mode.FULL_ACCESS) {
             return Decision.askEveryTime("Reads " + path + ", outside the workspace.");

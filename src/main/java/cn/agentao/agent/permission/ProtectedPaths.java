@@ -15,10 +15,19 @@ import java.util.Optional;
  * {@code objects}, {@code refs} or {@code config}), whose config and hooks make git run programs. Judged on
  * the path as written and on its real path (links resolved), names case-insensitively.
  */
-final class ProtectedPaths {
+public final class ProtectedPaths {
     private static final List<String> GIT_PARTS = List.of("objects", "refs", "config");
 
     private ProtectedPaths() {}
+
+    /**
+     * Whether a file name is that of a secrets file: {@code .env}, {@code .envrc}, {@code .env.local}, … in any
+     * case. Writing one and reading one with a file tool are asked every time; a tree search passes over them, and
+     * inside the OS sandbox they read as empty.
+     */
+    public static boolean isSecretName(String name) {
+        return name.toLowerCase(Locale.ROOT).startsWith(".env");
+    }
 
     /** Why a write to {@code path} must be asked about, or empty when it is an ordinary file. */
     static Optional<String> reason(Path path, Workspace ws) {
@@ -40,7 +49,7 @@ final class ProtectedPaths {
         Path file = p.getFileName();
         if (file == null) return Optional.empty();
         String n = file.toString().toLowerCase(Locale.ROOT);
-        if (n.startsWith(".env")) return Optional.of("a .env file can choose model providers, keys and tool settings");
+        if (isSecretName(n)) return Optional.of("a .env file can choose model providers, keys and tool settings");
         if (n.equals("agents.md") || n.equals("agentao.md") || n.equals("claude.md")) return Optional.of("project instructions steer the agent in every session");
         return Optional.empty();
     }

@@ -1,12 +1,9 @@
 package cn.agentao.agent.sandbox;
 
 import java.io.IOException;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -76,27 +73,11 @@ final class NestedRepositories {
 
     /** Breadth first, so that shallow sub-projects are found before a large directory uses up the budget. */
     private static void walk(Path root, Set<Path> found) {
-        ArrayDeque<Path> level = new ArrayDeque<>(List.of(root));
-        int seen = 0;
-        for (int depth = 1; depth <= MAX_DEPTH && !level.isEmpty(); depth++) {
-            ArrayDeque<Path> next = new ArrayDeque<>();
-            for (Path dir : level) {
-                try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-                    for (Path e : entries) {
-                        if (++seen > MAX_ENTRIES) return;
-                        String name = e.getFileName().toString();
-                        if (name.equalsIgnoreCase(".git")) {
-                            if (depth > 1) found.add(e); // the top one is a protected name already
-                        } else if (!SKIPPED.contains(name) && depth < MAX_DEPTH && Files.isDirectory(e, LinkOption.NOFOLLOW_LINKS)) {
-                            next.add(e);
-                        }
-                    }
-                } catch (IOException | DirectoryIteratorException unreadable) {
-                    // the command cannot write what the agent cannot read either
-                }
-            }
-            level = next;
-        }
+        BoundedWalk.walk(root, MAX_DEPTH, MAX_ENTRIES, (e, name, depth) -> {
+            if (!name.equalsIgnoreCase(".git")) return !SKIPPED.contains(name);
+            if (depth > 1) found.add(e); // the top one is a protected name already
+            return false;
+        });
     }
 
     /** A directory git would take for a repository: {@code HEAD}, {@code objects/} and {@code refs/}. */

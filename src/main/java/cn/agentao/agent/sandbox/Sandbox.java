@@ -2,7 +2,6 @@ package cn.agentao.agent.sandbox;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 
 /** An operating-system sandbox that can confine one shell command ({@code bash -c}) to a {@link SandboxPolicy}. */
 public interface Sandbox {
@@ -17,8 +16,8 @@ public interface Sandbox {
      */
     SandboxLaunch prepare(String commandLine, Path cwd, SandboxPolicy policy) throws SandboxException;
 
-    /** Directories that look empty inside (their contents hidden), unless they hold a workspace root. */
-    default List<Path> hiddenDirectories() { return List.of(); }
+    /** Whether {@code path} of this machine is hidden from a command run under {@code policy} (absent or empty inside). */
+    default boolean hides(Path path, SandboxPolicy policy) { return false; }
 
     /** Why a command could not be confined; the command did not run. */
     final class SandboxException extends IOException {

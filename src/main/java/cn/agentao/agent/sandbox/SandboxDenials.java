@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,10 +24,10 @@ public final class SandboxDenials {
 
     /**
      * True for a failed command (non-zero exit) whose output carries one of the denial words, or says "No such file
-     * or directory" of a path inside a directory the sandbox hides whose parent exists on this machine (the sandbox
-     * hid it: {@code ~/other/x}, {@code /tmp/build/x}), or "Not a directory" of a protected name (masked while missing).
+     * or directory" of a path the sandbox hides whose parent exists on this machine (the sandbox hid it:
+     * {@code ~/other/x}, {@code /srv/data/x}), or "Not a directory" of a protected name (masked while missing).
      */
-    public static boolean looksDenied(Integer exitCode, String output, List<Path> hidden) {
+    public static boolean looksDenied(Integer exitCode, String output, Predicate<Path> hidden) {
         if (exitCode == null || exitCode == 0 || output == null) return false;
         String lower = output.toLowerCase(Locale.ROOT);
         for (String w : WORDS) if (lower.contains(w)) return true;
@@ -44,12 +45,8 @@ public final class SandboxDenials {
 
     private static final Pattern PATH = Pattern.compile("/[^\\s:'\"`]+");
 
-    private static boolean hiddenHere(Path p, List<Path> hidden) {
+    private static boolean hiddenHere(Path p, Predicate<Path> hidden) {
         Path parent = p.normalize().getParent();
-        if (parent == null) return false;
-        for (Path h : hidden) {
-            if (parent.startsWith(h) && !parent.equals(h) && Files.isDirectory(parent)) return true;
-        }
-        return false;
+        return parent != null && parent.getParent() != null && hidden.test(p.normalize()) && Files.isDirectory(parent);
     }
 }

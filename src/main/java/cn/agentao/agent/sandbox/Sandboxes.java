@@ -1,5 +1,8 @@
 package cn.agentao.agent.sandbox;
 
+import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.model.UserConfigFile;
+import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.util.UserHome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,21 +38,43 @@ public final class Sandboxes {
 
     private final Map<String, String> env;
     private final String os;
+    private final UserConfigFile.SandboxPaths userPaths;
     private volatile Status status;
 
-    Sandboxes(Map<String, String> env, String os) {
+    Sandboxes(Map<String, String> env, String os, UserConfigFile.SandboxPaths userPaths) {
         this.env = Map.copyOf(env);
         this.os = os.toLowerCase(Locale.ROOT);
+        this.userPaths = userPaths;
     }
 
-    /** From the process environment ({@code AGENT_SANDBOX}, {@code HOME}, {@code SSH_AUTH_SOCK}, {@code TMPDIR}). */
+    /**
+     * From the process environment ({@code AGENT_SANDBOX}, {@code HOME}, {@code XDG_CONFIG_HOME},
+     * {@code SSH_AUTH_SOCK}, {@code TMPDIR}, {@code JAVA_HOME}), without paths of the user's.
+     */
     public static Sandboxes fromEnvironment(Map<String, String> env) {
-        return new Sandboxes(env, System.getProperty("os.name", ""));
+        return new Sandboxes(env, System.getProperty("os.name", ""), UserConfigFile.SandboxPaths.NONE);
+    }
+
+    /** As {@link #fromEnvironment(Map)}, with the paths the user lists in {@code configDir/config.json} ({@code sandbox}). */
+    public static Sandboxes fromEnvironment(Map<String, String> env, Path configDir) {
+        UserConfigFile.SandboxPaths paths = UserConfigFile.sandboxPaths(configDir.resolve("config.json"), UserHome.from(env));
+        paths.problems().forEach(p -> log.warn("{}", p));
+        return new Sandboxes(env, System.getProperty("os.name", ""), paths);
+    }
+
+    /**
+     * The policy a command runs under in {@code mode}, or empty for full-access. {@code forUser}: whoever answers
+     * the session's questions speaks for this machine's user, who gets the tool chains and the paths listed in
+     * {@code config.json}; otherwise (a space's members) the workspace only.
+     */
+    public Optional<SandboxPolicy> policy(Mode mode, List<Path> roots, boolean forUser) {
+        return SandboxPolicy.forMode(mode, roots)
+                .map(p -> forUser ? p.withPaths(userPaths.readable(), userPaths.writable()) : p.workspaceOnly());
     }
 
     /** What {@code AGENT_SANDBOX=none} gives, and what tests without a sandbox use. */
     public static Sandboxes none() {
-        return new Sandboxes(Map.of(ENV, "none"), System.getProperty("os.name", ""));
+        return new Sandboxes(Map.of(ENV, "none"), System.getProperty("os.name", ""), UserConfigFile.SandboxPaths.NONE);
     }
 
     public boolean available() { return status().available(); }
@@ -95,7 +120,9 @@ public final class Sandboxes {
                     "  (sysctl kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu).");
         }
         return List.of("Sandbox: " + s.sandbox().kind() + ", for shell commands in every mode but full-access.",
-                "  network: off; home directory: hidden; /tmp: private",
+                "  visible: system program directories, the workspace, tool chain caches",
+                "    and config.json's sandbox.readablePaths/writablePaths; nothing else",
+                "  network: off; home directory: empty; /tmp: private; .env files: empty",
                 "  read-only, plan: nothing else writable",
                 "  workspace-write: the session cwd and additionalDirectories writable, except",
                 "    " + String.join(", ", SandboxPolicy.PROTECTED_NAMES),
@@ -110,12 +137,16 @@ public final class Sandboxes {
             log.warn("{} must be 'auto' or 'none', not '{}'; using auto", ENV, env.get(ENV));
         }
         Path home = UserHome.from(env);
-        List<Path> hidden = new ArrayList<>(List.of(home, Path.of(System.getProperty("user.home"))));
+        List<Path> homes = List.of(home, Path.of(System.getProperty("user.home")));
+        List<Path> hidden = new ArrayList<>(List.of(ConfigLocations.userConfigDir(env)));
         String sock = env.get("SSH_AUTH_SOCK");
         if (sock != null && sock.startsWith("/") && Path.of(sock).getParent() != null) hidden.add(Path.of(sock).getParent());
         if (os.contains("linux")) {
             if (!Files.isExecutable(Bubblewrap.BWRAP)) return new Status(null, "bubblewrap is not installed: no " + Bubblewrap.BWRAP);
-            Bubblewrap b = new Bubblewrap(Bubblewrap.BWRAP, hidden);
+            List<Path> programs = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
+            String javaHome = env.get("JAVA_HOME"); // a JDK elsewhere (/srv/jdk-21): its programs, nothing beside them
+            if (javaHome != null && javaHome.startsWith("/") && Files.isExecutable(Path.of(javaHome, "bin", "java"))) programs.add(Path.of(javaHome));
+            Bubblewrap b = new Bubblewrap(Bubblewrap.BWRAP, homes, hidden, programs);
             String trouble = trial(b);
             return trouble == null ? new Status(b, null) : new Status(null, "bubblewrap cannot start: " + trouble);
         }

@@ -1,6 +1,7 @@
 package cn.agentao.agent.tools;
 
 import cn.agentao.agent.permission.Glob;
+import cn.agentao.agent.permission.ProtectedPaths;
 import cn.agentao.agent.util.Json;
 
 import java.io.IOException;
@@ -37,6 +38,7 @@ final class GrepSearch {
     private boolean cut;
     private boolean finished;
     private boolean walkTruncated;
+    private int secretsSkipped;
 
     /**
      * @param prefilter whether to pass over text without the regex's required literals (always the same
@@ -88,6 +90,10 @@ final class GrepSearch {
         try {
             walker.walk(entry -> {
                 if (!entry.isRegularFile()) return true;
+                if (ProtectedPaths.isSecretName(entry.name())) { // asked about one by one, never searched in bulk
+                    secretsSkipped++;
+                    return true;
+                }
                 if (filter != null) {
                     String subject = byPath ? entry.relative() : entry.path().getFileName().toString();
                     if (!filter.matcher(subject).matches()) return true;
@@ -143,6 +149,10 @@ final class GrepSearch {
             out.append("[Output stopped at ").append(matches).append(" matching lines")
                     .append(cut ? "; there are more" : "; there may be more")
                     .append(". Narrow the pattern, path or glob to see the rest.]\n");
+        }
+        if (secretsSkipped > 0) {
+            out.append("[").append(secretsSkipped).append(secretsSkipped == 1 ? " .env file was" : " .env files were")
+                    .append(" not searched: they may hold keys. Search one by its path to ask the user.]\n");
         }
         if (walkTruncated) out.append("[Search stopped after ").append(GrepTool.MAX_WALK).append(" entries; narrow the path.]\n");
         return new ToolResult(out.toString(), List.of(), false, Json.object().put("matches", matches)

@@ -47,7 +47,8 @@ public final class RunShellCommandTool implements Tool {
         return "Run a bash command line (bash -c) and return its combined stdout and stderr and exit code. Runs "
                 + "non-interactively (no stdin); killed after the timeout (default 120 s, max 600 s). Long output "
                 + "keeps its beginning and end. Prefer read_file, grep, glob and edit for files. Except in full-access "
-                + "mode it runs in an OS sandbox: no network, the home directory hidden, a private /tmp, and writes "
+                + "mode it runs in an OS sandbox: it sees the system's programs, the workspace and tool chain caches only (other "
+                + "directories and the home are absent, .env files read as empty), no network, a private /tmp, and writes "
                 + "only inside the workspace (none in read-only and plan modes; never to .git, .agent, .env, AGENTS.md).";
     }
 
@@ -124,7 +125,7 @@ public final class RunShellCommandTool implements Tool {
                 if (planted != null) disarmed = planted.after();
             }
             boolean denied = box != null && !r.timedOut() && !r.cancelled()
-                    && (r.sandboxFailure() != null || SandboxDenials.looksDenied(r.exitCode(), r.output(), box.sandbox().hiddenDirectories()));
+                    && (r.sandboxFailure() != null || SandboxDenials.looksDenied(r.exitCode(), r.output(), p -> box.sandbox().hides(p, box.policy())));
 
             StringBuilder forModel = new StringBuilder(r.output());
             if (!r.output().isEmpty() && !r.output().endsWith("\n")) forModel.append('\n');

@@ -110,6 +110,11 @@ public final class AgentProcess implements AutoCloseable {
         return new AgentProcess(command.start());
     }
 
+    /** As {@link #start} with {@code dir} as the process's working directory (a door whose workspace is its cwd). */
+    public static AgentProcess startIn(Path dir, Map<String, String> env, String... args) throws IOException {
+        return new AgentProcess(command(env, args).directory(dir.toFile()).start());
+    }
+
     /** Starts {@code launcher} (e.g. an unpacked release archive's bin/agent) with exactly {@code env}. */
     public static AgentProcess startExactly(Path launcher, Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();

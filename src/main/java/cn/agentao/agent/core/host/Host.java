@@ -36,6 +36,13 @@ public interface Host {
      */
     Optional<String> askUser(Question question, Cancellation cancel) throws CancelledException;
 
+    /**
+     * Whether whoever answers this session's questions speaks for this machine's user (an editor, the terminal, an
+     * A2A caller the server trusts). False for a space's members: their commands see the workspace only (no tool
+     * chains, no paths the user listed for the sandbox) and are never offered a run outside the sandbox.
+     */
+    default boolean answersForUser() { return true; }
+
     /** Where the session's tools read and write files and run commands; this machine unless the door says otherwise. */
     default HostEnvironment environment() { return HostEnvironment.LOCAL; }
 }

@@ -67,6 +67,10 @@ final class SpaceHost implements Host {
         return ApprovalAnswer.DISMISSED;
     }
 
+    /** Nobody in a space speaks for the machine's user: commands see the workspace only and never leave the sandbox. */
+    @Override
+    public boolean answersForUser() { return false; }
+
     @Override
     public Optional<String> askUser(Question question, Cancellation cancel) {
         return Optional.empty();

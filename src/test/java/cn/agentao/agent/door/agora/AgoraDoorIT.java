@@ -103,6 +103,53 @@ class AgoraDoorIT {
         }
     }
 
+    /**
+     * A space's members are not the machine's user: their commands see the workspace only (not another project
+     * outside it, nor the tool chain caches in the home) and are never offered a run outside the sandbox, so a
+     * command that fails for lack of access is refused without a question.
+     */
+    @Test
+    void aSpacesCommandsSeeTheWorkspaceOnlyAndAreNeverLetOut() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cn.agentao.agent.sandbox.Sandboxes.fromEnvironment(System.getenv()).available(),
+                "bubblewrap works here");
+        String secret = "OTHER-PROJECT-" + System.nanoTime();
+        Path other = Files.createTempDirectory(Files.createDirectories(Path.of("/var/tmp")), "agora-other");
+        Path ws = Files.createDirectories(tmp.resolve("ws"));
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Files.createDirectories(home.resolve(".m2/repository"));
+        Files.writeString(home.resolve(".m2/repository/cached.pom"), "CACHED-IN-HOME\n");
+        try {
+            Files.writeString(other.resolve(".env"), "API_KEY=" + secret + "\n");
+            Files.writeString(ws.resolve("notes.txt"), "IN-THE-WORKSPACE\n");
+            String command = "cat notes.txt; cat " + other + "/.env; grep -R API_KEY " + other + "; cat ~/.m2/repository/cached.pom";
+            model.when(lastUserMessageContains("read it")).reply(
+                    Script.reply().toolCall("call_read", "run_shell_command", Json.object().put("command", command).toString(), 2),
+                    Script.textReply("done"));
+            Map<String, String> env = env();
+            env.put("HOME", home.toString());
+            AgentProcess p = AgentProcess.startIn(ws, env, "agora", "--url", server.url().toString(), "--agent-id", ID,
+                    "--space", "general", "--mode", "workspace-write");
+            agents.add(p);
+            server.awaitMember("general", ID, WAIT);
+            server.say("general", "alice", "@bot read it");
+            var answer = server.await(published("general"), WAIT);
+            String toolResult = "";
+            for (RecordedRequest r : model.requests()) {
+                for (var m : r.messages()) if ("tool".equals(m.path("role").asText())) toolResult += m.path("content").asText();
+            }
+            assertTrue(toolResult.contains("IN-THE-WORKSPACE"), "the workspace is there: " + toolResult);
+            assertFalse(toolResult.contains(secret), "another project is not: " + toolResult);
+            assertFalse(toolResult.contains("CACHED-IN-HOME"), "nor the home's tool chains: " + toolResult);
+            assertTrue(toolResult.contains("Not run outside the sandbox"), toolResult);
+            String text = data(answer).path("text").asText();
+            assertFalse(text.contains(secret), text);
+            assertFalse(text.contains("needs an approval"), "no question was put to the space: " + text);
+        } finally {
+            for (String f : List.of(".env")) Files.deleteIfExists(other.resolve(f));
+            Files.deleteIfExists(other);
+        }
+    }
+
     @Test
     void aMentionIsAnsweredInTheSpaceWithTheSenderNamedAndOtherMessagesAreLeftAlone() throws Exception {
         model.when(lastUserMessageContains("how are you")).reply(Script.textReply("Fine, thanks."));
