@@ -8,7 +8,7 @@ import cn.agentao.agent.door.a2a.A2aServer;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
-import cn.agentao.agent.tools.ToolRegistry;
+import cn.agentao.agent.core.tool.ToolRegistry;
 import cn.agentao.agent.util.BuildVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -9,7 +9,7 @@ import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.trust.TrustedProjects;
-import cn.agentao.agent.tools.RunShellCommandTool;
+import cn.agentao.agent.tools.exec.RunShellCommandTool;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.Json;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;

@@ -15,24 +15,24 @@ import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.sandbox.Confinement;
 import cn.agentao.agent.sandbox.SandboxPolicy;
 import cn.agentao.agent.sandbox.Sandboxes;
-import cn.agentao.agent.tools.SandboxedInvocation;
-import cn.agentao.agent.tools.SimpleToolContext;
-import cn.agentao.agent.tools.TodoWriteTool;
-import cn.agentao.agent.tools.Tool;
-import cn.agentao.agent.tools.ToolEnvironment;
+import cn.agentao.agent.core.tool.SandboxedInvocation;
+import cn.agentao.agent.core.tool.SimpleToolContext;
+import cn.agentao.agent.tools.user.TodoWriteTool;
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolEnvironment;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalAnswer;
 import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.core.host.ApprovalRequest;
 import cn.agentao.agent.core.host.HostEnvironment;
 import cn.agentao.agent.core.host.Question;
-import cn.agentao.agent.core.tool.BuiltinTools;
+import cn.agentao.agent.tools.BuiltinTools;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.core.tool.ToolSources;
-import cn.agentao.agent.tools.ToolException;
-import cn.agentao.agent.tools.ToolInvocation;
-import cn.agentao.agent.tools.ToolRegistry;
-import cn.agentao.agent.tools.ToolResult;
+import cn.agentao.agent.core.tool.ToolException;
+import cn.agentao.agent.core.tool.ToolInvocation;
+import cn.agentao.agent.core.tool.ToolRegistry;
+import cn.agentao.agent.core.tool.ToolResult;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -316,7 +316,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
     }
 
     /** Sends progress at most every {@value #PROGRESS_INTERVAL_MS} ms; the tools keep what they send bounded. */
-    private final class ThrottledProgress implements cn.agentao.agent.tools.ToolProgress {
+    private final class ThrottledProgress implements cn.agentao.agent.core.tool.ToolProgress {
         private final Session rt;
         private final String id;
         private long lastSent;

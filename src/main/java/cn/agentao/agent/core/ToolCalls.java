@@ -4,7 +4,7 @@ import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;
 import cn.agentao.agent.permission.PermissionRules;
 import cn.agentao.agent.sandbox.Sandboxes;
-import cn.agentao.agent.tools.ToolRegistry;
+import cn.agentao.agent.core.tool.ToolRegistry;
 
 import java.nio.file.Path;
 import java.util.Map;

@@ -14,10 +14,10 @@ import cn.agentao.agent.store.SyncPolicy;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.RecordedRequest;
 import cn.agentao.agent.testing.Script;
-import cn.agentao.agent.tools.Tool;
-import cn.agentao.agent.tools.ToolContext;
-import cn.agentao.agent.tools.ToolInvocation;
-import cn.agentao.agent.tools.ToolResult;
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolContext;
+import cn.agentao.agent.core.tool.ToolInvocation;
+import cn.agentao.agent.core.tool.ToolResult;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 import cn.agentao.agent.util.Json;
@@ -180,7 +180,7 @@ class CoreSessionTest {
                 @Override public String title() { return "Make the marker"; }
                 @Override public List<cn.agentao.agent.core.content.ToolCallLocation> locations() { return List.of(); }
                 @Override public PermissionRequest permission() { return new PermissionRequest.Generic("make_marker", false, false); }
-                @Override public ToolResult run(cn.agentao.agent.tools.ToolProgress progress) throws Exception {
+                @Override public ToolResult run(cn.agentao.agent.core.tool.ToolProgress progress) throws Exception {
                     Files.writeString(marker, "made");
                     return ToolResult.success("marker made");
                 }

@@ -1,5 +1,14 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolContext;
+import cn.agentao.agent.core.tool.ToolException;
+import cn.agentao.agent.core.tool.ToolInvocation;
+import cn.agentao.agent.core.tool.ToolProgress;
+import cn.agentao.agent.core.tool.ToolRegistry;
+import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.tools.files.ReadFileTool;
+import cn.agentao.agent.tools.user.TodoWriteTool;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.core.content.PlanEntry;

@@ -3,7 +3,7 @@ package cn.agentao.agent.connect.a2a;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolSchemas;
 import cn.agentao.agent.core.tool.ToolSource;
-import cn.agentao.agent.tools.Tool;
+import cn.agentao.agent.core.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -2,7 +2,6 @@ package cn.agentao.agent.connect.mcp;
 
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.connect.mcp.McpServerConfig;
 import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
 import com.fasterxml.jackson.databind.JsonNode;
 

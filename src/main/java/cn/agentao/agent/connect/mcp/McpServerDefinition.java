@@ -1,6 +1,5 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig;
 
 import java.util.ArrayList;
 import java.util.List;

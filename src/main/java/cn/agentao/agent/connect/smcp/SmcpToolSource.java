@@ -2,7 +2,7 @@ package cn.agentao.agent.connect.smcp;
 
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.tool.ToolSource;
-import cn.agentao.agent.tools.Tool;
+import cn.agentao.agent.core.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 
 import java.nio.file.Path;

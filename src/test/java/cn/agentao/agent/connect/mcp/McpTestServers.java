@@ -1,6 +1,5 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig;
 import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
 import org.junit.jupiter.api.Assumptions;
 
