@@ -4,7 +4,7 @@ import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.core.ToolCalls;
+import cn.agentao.agent.tools.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
 
 import java.nio.file.Path;

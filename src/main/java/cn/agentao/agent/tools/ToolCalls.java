@@ -1,5 +1,6 @@
-package cn.agentao.agent.core;
+package cn.agentao.agent.tools;
 
+import cn.agentao.agent.core.ToolCallExecutor;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;
 import cn.agentao.agent.permission.PermissionRules;
