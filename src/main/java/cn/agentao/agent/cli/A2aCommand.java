@@ -8,7 +8,7 @@ import cn.agentao.agent.door.a2a.A2aServer;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
-import cn.agentao.agent.core.tool.ToolRegistry;
+import cn.agentao.agent.tools.BuiltinTools;
 import cn.agentao.agent.util.BuildVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -111,7 +111,7 @@ public final class A2aCommand implements Runnable {
             A2aServer server;
             try {
                 server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, BuildVersion.current(), Duration.ofSeconds(idleClose)), sessions, configDir,
-                        guard, ToolRegistry.builtins(guard).all());
+                        guard, BuiltinTools.create(guard).all());
             } catch (IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent a2a serve: " + e.getMessage());
                 return 2;

@@ -9,10 +9,7 @@ import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.trust.TrustedProjects;
-import cn.agentao.agent.tools.exec.RunShellCommandTool;
 import cn.agentao.agent.util.Cancellation;
-import cn.agentao.agent.util.Json;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.UserMessage;
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -21,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -40,7 +36,7 @@ public final class Engine {
     private final SessionCommands commands;
     private final McpStartup mcp;
     private final List<ToolSource> sources = new CopyOnWriteArrayList<>();
-    private final ToolCallRunner tools;
+    private final ToolCallExecutor tools;
 
     public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
         this.configDir = configDir;
@@ -143,11 +139,9 @@ public final class Engine {
         return reason;
     }
 
-    /** The user's own command, run as {@code run_shell_command}; its output goes to {@code answer} and the history. */
+    /** The user's own command, run through the built-in shell; its output goes to {@code answer} and the history. */
     StopReason runUserCommand(Session session, String command, Cancellation cancel, java.util.function.Consumer<String> answer) {
-        ToolExecutionRequest call = ToolExecutionRequest.builder().id("user-" + UUID.randomUUID()).name(RunShellCommandTool.NAME)
-                .arguments(Json.object().put("command", command).toString()).build();
-        String output = tools.run(session, toolSources(session), call, cancel).text();
+        String output = tools.runUserCommand(session, command, cancel);
         if (cancel.isCancelled()) return StopReason.CANCELLED;
         String text = "I ran this command myself: `" + command + "`\n\n" + output;
         answer.accept(output);

@@ -5,7 +5,6 @@ import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;
 import cn.agentao.agent.permission.PermissionRules;
 import cn.agentao.agent.sandbox.Sandboxes;
-import cn.agentao.agent.core.tool.ToolRegistry;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -29,7 +28,8 @@ public final class ToolCalls {
     public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
         NetworkGuard guard = networkGuard(env);
         Sandboxes sandboxes = Sandboxes.fromEnvironment(env);
-        return new ToolCallExecutor(ToolRegistry.builtins(guard), new PermissionEngine(
+        BuiltinTools builtins = BuiltinTools.create(guard);
+        return new ToolCallExecutor(builtins, builtins.shell(), new PermissionEngine(
                 PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);
     }
 }

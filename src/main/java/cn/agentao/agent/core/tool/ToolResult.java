@@ -11,12 +11,19 @@ import java.util.List;
  * @param forModel  the text the model reads
  * @param display   what the client shows (replaces anything shown as progress)
  * @param isError   whether the call failed (the tool call is reported as failed)
- * @param rawOutput structured output for the client's {@code rawOutput}, or null
+ * @param rawOutput structured output for the client's {@code rawOutput}, or null (the core reads nothing in it)
+ * @param signal    what the core must act on besides the text (a sandbox denial, a new plan), or null
  */
-public record ToolResult(String forModel, List<ToolCallContent> display, boolean isError, JsonNode rawOutput) {
+public record ToolResult(String forModel, List<ToolCallContent> display, boolean isError, JsonNode rawOutput,
+                         ToolSignal signal) {
 
     public ToolResult {
         display = display == null ? List.of() : List.copyOf(display);
+    }
+
+    /** A result with no signal for the core. */
+    public ToolResult(String forModel, List<ToolCallContent> display, boolean isError, JsonNode rawOutput) {
+        this(forModel, display, isError, rawOutput, null);
     }
 
     public static ToolResult success(String forModel) {

@@ -2,13 +2,14 @@ package cn.agentao.agent.tools.exec;
 
 import cn.agentao.agent.core.tool.CommandRunner;
 import cn.agentao.agent.core.tool.SandboxedInvocation;
-import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ShellTool;
 import cn.agentao.agent.core.tool.ToolArgs;
 import cn.agentao.agent.core.tool.ToolContext;
 import cn.agentao.agent.core.tool.ToolException;
 import cn.agentao.agent.core.tool.ToolInvocation;
 import cn.agentao.agent.core.tool.ToolProgress;
 import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.core.tool.ToolSignal;
 import cn.agentao.agent.core.tool.local.LocalCommandRunner;
 import cn.agentao.agent.tools.ToolPaths;
 import cn.agentao.agent.permission.PermissionRequest;
@@ -33,7 +34,7 @@ import java.util.List;
  * as progress while it runs (or the client shows its own terminal); on timeout or cancellation the whole
  * process tree is killed.
  */
-public final class RunShellCommandTool implements Tool {
+public final class RunShellCommandTool implements ShellTool {
     public static final String NAME = "run_shell_command";
     static final int DEFAULT_TIMEOUT_S = 120;
     static final int MAX_TIMEOUT_S = 600;
@@ -81,6 +82,11 @@ public final class RunShellCommandTool implements Tool {
                 ToolArgs.string(args, "description"), outside);
     }
 
+    @Override
+    public ToolInvocation prepareCommand(String commandLine, ToolContext ctx) throws ToolException {
+        return prepare(Json.object().put("command", commandLine), ctx);
+    }
+
     /** @param outside run outside the sandbox (asked for, or approved after a failure inside) */
     private record Invocation(ToolContext ctx, String command, Path dir, Duration timeout, String what, boolean outside)
             implements SandboxedInvocation {
@@ -97,11 +103,6 @@ public final class RunShellCommandTool implements Tool {
 
         @Override
         public PermissionRequest permission() { return new PermissionRequest.RunCommand(NAME, command, dir, !outside); }
-
-        @Override
-        public boolean deniedBySandbox(ToolResult result) {
-            return result.rawOutput() != null && result.rawOutput().path("sandboxDenied").asBoolean(false);
-        }
 
         @Override
         public ToolInvocation outsideSandbox() {
@@ -157,7 +158,7 @@ public final class RunShellCommandTool implements Tool {
             raw.put("timedOut", r.timedOut()).put("cancelled", r.cancelled()).put("truncated", r.truncated());
             raw.put("sandboxed", box != null);
             if (denied) raw.put("sandboxDenied", true);
-            return new ToolResult(forModel.toString(), display, failed, raw);
+            return new ToolResult(forModel.toString(), display, failed, raw, denied ? new ToolSignal.SandboxDenied() : null);
         }
     }
 }

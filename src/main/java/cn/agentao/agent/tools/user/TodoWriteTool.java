@@ -7,6 +7,7 @@ import cn.agentao.agent.core.tool.ToolException;
 import cn.agentao.agent.core.tool.ToolInvocation;
 import cn.agentao.agent.core.tool.ToolProgress;
 import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.core.tool.ToolSignal;
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.core.content.PlanEntry;
@@ -18,12 +19,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code todo_write}: the model's task list, given whole on every call. The engine sends it to the client as
- * an ACP {@code plan} update: take the entries from the result with {@link #planEntries(JsonNode)}.
+ * {@code todo_write}: the model's task list, given whole on every call. Its result carries the list as a
+ * {@link ToolSignal.Plan}, which the core shows to the user (an ACP {@code plan} update) and records.
  */
 public final class TodoWriteTool implements Tool {
     public static final String NAME = "todo_write";
@@ -87,17 +87,6 @@ public final class TodoWriteTool implements Tool {
         return new Invocation(List.copyOf(entries));
     }
 
-    /** The plan a {@code todo_write} result carries, for the ACP {@code plan} update. */
-    public static Optional<List<PlanEntry>> planEntries(JsonNode rawOutput) {
-        if (rawOutput == null || !rawOutput.path("plan").isArray()) return Optional.empty();
-        List<PlanEntry> out = new ArrayList<>();
-        for (JsonNode e : rawOutput.get("plan")) {
-            out.add(new PlanEntry(e.path("content").asText(), e.path("priority").asText("medium"),
-                    e.path("status").asText("pending")));
-        }
-        return Optional.of(out);
-    }
-
     private record Invocation(List<PlanEntry> entries) implements ToolInvocation {
         @Override
         public String title() { return "Update todo list (" + entries.size() + " items)"; }
@@ -121,7 +110,7 @@ public final class TodoWriteTool implements Tool {
             String msg = entries.isEmpty() ? "Todo list cleared."
                     : "Todo list updated: " + entries.size() + " items (" + done + " completed, " + active
                     + " in progress, " + (entries.size() - done - active) + " pending).";
-            return new ToolResult(msg, List.of(), false, raw);
+            return new ToolResult(msg, List.of(), false, raw, new ToolSignal.Plan(entries));
         }
     }
 }
