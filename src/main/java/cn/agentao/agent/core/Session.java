@@ -1,7 +1,7 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
-import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.connect.mcp.McpServerSet;
 import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.core.content.AvailableCommand;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.Host;
 import cn.agentao.agent.core.tool.ToolSource;

@@ -1,5 +1,6 @@
 package cn.agentao.agent.connect.mcp;
 
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.util.BuildVersion;
 import cn.agentao.agent.net.Network;

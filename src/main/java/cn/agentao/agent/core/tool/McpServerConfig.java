@@ -1,4 +1,4 @@
-package cn.agentao.agent.connect.mcp;
+package cn.agentao.agent.core.tool;
 
 import java.util.List;
 
