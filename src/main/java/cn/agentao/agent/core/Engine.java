@@ -1,10 +1,15 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.childenv.ChildEnvironment;
+import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.core.tool.CommandSource;
+import cn.agentao.agent.core.tool.Connector;
+import cn.agentao.agent.core.tool.ConnectorSession;
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.PermissionMemory;
@@ -34,8 +39,8 @@ public final class Engine {
     private final ModelSettings settings;
     private final TurnRunner turns;
     private final SessionCommands commands;
-    private final McpStartup mcp;
     private final List<ToolSource> sources = new CopyOnWriteArrayList<>();
+    private final List<Connector> connectors = new CopyOnWriteArrayList<>();
     private final ToolCallExecutor tools;
 
     public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
@@ -47,7 +52,6 @@ public final class Engine {
         this.turns = new TurnRunner(settings, compaction, tools, this::toolSources,
                 intFromEnv(env, "AGENT_MAX_MODEL_CALLS", DEFAULT_MAX_MODEL_CALLS));
         this.commands = new SessionCommands(configDir, settings, compaction, turns);
-        this.mcp = new McpStartup(env, trust, this::commandsChanged);
         sources.add(tools.builtins());
     }
 
@@ -67,6 +71,8 @@ public final class Engine {
     void addToolSource(ToolSource source) { sources.add(source); }
 
     void removeToolSource(ToolSource source) { sources.remove(source); }
+
+    void addConnector(Connector connector) { connectors.add(connector); }
 
     /** The built-ins, the process-wide sources, then the session's own, in that order (the first with a name wins). */
     private List<ToolSource> toolSources(Session session) {
@@ -89,7 +95,7 @@ public final class Engine {
         settings.catalog(session.cwd()).warnings().forEach(w -> session.notice("Configuration: " + w));
         trust.problem().ifPresent(w -> session.notice("Configuration: " + w));
         ProjectFiles.outsideWorkspace(session.cwd()).forEach(session::notice);
-        mcp.start(session);
+        for (Connector c : connectors) c.open(new ConnectorView(session));
         if (restored != null) restoreConversation(session, restored);
     }
 
@@ -107,16 +113,12 @@ public final class Engine {
         if (permissions != null && permissions.isObject()) session.permissions(PermissionMemory.fromJson(permissions));
     }
 
-    /** The door's user knows the session: the command list, the held notices, then the pending trust question. */
+    /** The door's user knows the session: the command list, the held notices, then the connectors' questions. */
     void ready(Session session) {
         List<String> held = session.markReady();
         session.emit(new AgentEvent.CommandsChanged(commands(session)));
         for (String text : held) session.emit(new AgentEvent.Notice(text));
-        ProjectMcpFile pending = session.takePendingTrustQuestion();
-        if (pending != null) {
-            Thread.ofVirtual().name("trust-" + session.id()).start(() ->
-                    new ProjectTrustQuestion(session, pending, trust, settings::reloadConfiguration, mcp::startProjectServers).ask());
-        }
+        for (Runnable task : session.takeWhenReady()) Thread.ofVirtual().name("ready-" + session.id()).start(task);
     }
 
     private void commandsChanged(Session session) {
@@ -124,6 +126,28 @@ public final class Engine {
     }
 
     List<AvailableCommand> commands(Session session) { return commands.available(session); }
+
+    /** A session as its connectors see it while it opens. */
+    private final class ConnectorView implements ConnectorSession {
+        private final Session session;
+
+        ConnectorView(Session session) { this.session = session; }
+
+        @Override public String id() { return session.id(); }
+        @Override public Path cwd() { return session.cwd(); }
+        @Override public List<McpServerConfig> mcpServers() { return session.mcpServers(); }
+        @Override public ChildEnvironment children() { return session.children(); }
+        @Override public Host host() { return session.host(); }
+        @Override public void emit(AgentEvent event) { session.emit(event); }
+        @Override public void notice(String text) { session.notice(text); }
+        @Override public boolean isReady() { return session.isReady(); }
+        @Override public void addToolSource(ToolSource source) { session.addToolSource(source); }
+        @Override public void addCommands(CommandSource commands) { session.addCommands(commands); }
+        @Override public void commandsChanged() { if (session.isReady()) Engine.this.commandsChanged(session); }
+        @Override public void onClose(AutoCloseable resource) { session.closeWith(resource); }
+        @Override public void whenReady(Runnable task) { session.whenReady(task); }
+        @Override public void projectTrustChanged() { settings.reloadConfiguration(session.cwd()); }
+    }
 
     // ---------------------------------------------------------------- turns
 

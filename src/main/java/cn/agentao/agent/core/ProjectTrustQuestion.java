@@ -1,6 +1,7 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.connect.mcp.ProjectMcpFile;
+import cn.agentao.agent.core.tool.ConnectorSession;
 import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallLocation;
 import cn.agentao.agent.core.content.ToolCallStatus;
@@ -18,8 +19,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 
 /**
  * The one question an untrusted project's {@code .agent/mcp.json} raises: an approval through the host whose tool
@@ -36,19 +35,16 @@ final class ProjectTrustQuestion {
     static final String NOT_NOW = "reject_once";
     static final String NEVER = "reject_always";
 
-    private final Session session;
+    private final ConnectorSession session;
     private final ProjectMcpFile file;
     private final TrustedProjects trust;
-    private final Consumer<Path> forgetConfiguration;
-    private final BiConsumer<Session, ProjectMcpFile> startServers;
+    private final Runnable startServers;
     private final Path project;
 
-    ProjectTrustQuestion(Session session, ProjectMcpFile file, TrustedProjects trust, Consumer<Path> forgetConfiguration,
-                         BiConsumer<Session, ProjectMcpFile> startServers) {
+    ProjectTrustQuestion(ConnectorSession session, ProjectMcpFile file, TrustedProjects trust, Runnable startServers) {
         this.session = session;
         this.file = file;
         this.trust = trust;
-        this.forgetConfiguration = forgetConfiguration;
         this.startServers = startServers;
         this.project = session.cwd();
     }
@@ -69,14 +65,14 @@ final class ProjectTrustQuestion {
         try {
             if (answer.equals(TRUST) || answer.equals(NEVER)) {
                 trust.record(project, answer.equals(TRUST), file);
-                forgetConfiguration.accept(project);
+                session.projectTrustChanged();
             }
         } catch (IOException e) {
             session.notice("Your answer could not be saved in " + trust.file() + " (" + e.getMessage()
                     + "); you will be asked again next session.");
         }
         if (start) {
-            startServers.accept(session, file);
+            startServers.run();
         } else {
             session.notice("The project's MCP servers (" + file.file() + ") were not started"
                     + (answer.equals(NEVER) ? "; you will not be asked again until the file changes."

@@ -2,6 +2,7 @@ package cn.agentao.agent.connect.a2a;
 
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.ToolSchemas;
+import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.core.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
@@ -34,7 +35,7 @@ public final class RemoteAgents implements ToolSource {
     /** Adds the user's remote agents to every session of {@code sessions} (nothing when none is configured). */
     public static void register(SessionService sessions, Map<String, String> env, Path configDir) {
         RemoteAgents agents = fromUserConfig(env, configDir);
-        if (!agents.isEmpty()) sessions.addToolSource(agents);
+        if (!agents.isEmpty()) sessions.addConnector(Connector.shared(agents));
     }
 
     public boolean isEmpty() { return tools.isEmpty(); }
