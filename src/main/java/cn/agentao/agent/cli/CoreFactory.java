@@ -3,7 +3,7 @@ package cn.agentao.agent.cli;
 import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
-import cn.agentao.agent.core.McpStartup;
+import cn.agentao.agent.connect.mcp.McpStartup;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.tools.ToolCalls;

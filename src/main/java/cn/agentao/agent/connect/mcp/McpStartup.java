@@ -1,10 +1,5 @@
-package cn.agentao.agent.core;
+package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.connect.mcp.McpConfigFiles;
-import cn.agentao.agent.connect.mcp.McpException;
-import cn.agentao.agent.connect.mcp.McpServerSet;
-import cn.agentao.agent.connect.mcp.McpToolSource;
-import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.core.tool.CommandSource;
 import cn.agentao.agent.core.tool.Connector;

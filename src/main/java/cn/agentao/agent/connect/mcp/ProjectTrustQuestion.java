@@ -1,6 +1,5 @@
-package cn.agentao.agent.core;
+package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.core.tool.ConnectorSession;
 import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallLocation;
