@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class LayeringTest {
     /** Packages (as class-file names) the core must not refer to. */
     private static final List<String> FORBIDDEN_TO_CORE = List.of(
-            "cn/agentao/agent/tools/", "cn/agentao/agent/door/", "cn/agentao/agent/cli/");
+            "cn/agentao/agent/tools/", "cn/agentao/agent/connect/", "cn/agentao/agent/door/", "cn/agentao/agent/cli/");
 
     @Test
     void theCoreDependsOnNoToolsConnectorsDoorsOrCommandLine() throws Exception {
