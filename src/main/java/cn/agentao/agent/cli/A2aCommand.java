@@ -3,7 +3,6 @@ package cn.agentao.agent.cli;
 import cn.agentao.agent.childenv.CredentialNames;
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.tools.ToolCalls;
 import cn.agentao.agent.door.a2a.A2aServer;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.Mode;

@@ -6,7 +6,6 @@ import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.connect.mcp.McpStartup;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.tools.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
 
 import java.nio.file.Path;

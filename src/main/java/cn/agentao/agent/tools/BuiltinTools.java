@@ -1,6 +1,6 @@
 package cn.agentao.agent.tools;
 
-import cn.agentao.agent.core.ToolSchemas;
+import cn.agentao.agent.core.tool.ToolSchemas;
 import cn.agentao.agent.core.tool.ShellTool;
 import cn.agentao.agent.core.tool.Tool;
 import cn.agentao.agent.core.tool.ToolRegistry;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.tools.ToolCalls;
+import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.content.ToolKind;

@@ -1,7 +1,7 @@
 package cn.agentao.agent.connect.a2a;
 
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.core.ToolSchemas;
+import cn.agentao.agent.core.tool.ToolSchemas;
 import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.core.tool.Tool;

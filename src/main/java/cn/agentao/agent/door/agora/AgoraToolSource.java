@@ -1,6 +1,6 @@
 package cn.agentao.agent.door.agora;
 
-import cn.agentao.agent.core.ToolSchemas;
+import cn.agentao.agent.core.tool.ToolSchemas;
 import cn.agentao.agent.core.content.ToolCallLocation;
 import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.core.tool.ToolSource;

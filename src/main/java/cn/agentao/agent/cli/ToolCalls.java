@@ -1,5 +1,6 @@
-package cn.agentao.agent.tools;
+package cn.agentao.agent.cli;
 
+import cn.agentao.agent.tools.BuiltinTools;
 import cn.agentao.agent.core.ToolCallExecutor;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;

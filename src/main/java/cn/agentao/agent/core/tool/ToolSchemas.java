@@ -1,4 +1,4 @@
-package cn.agentao.agent.core;
+package cn.agentao.agent.core.tool;
 
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package cn.agentao.agent.core;
+package cn.agentao.agent.core.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
