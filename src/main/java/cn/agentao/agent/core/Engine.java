@@ -48,7 +48,7 @@ public final class Engine {
         this.tools = tools;
         this.trust = new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
         this.settings = new ModelSettings(env, trust);
-        Compaction compaction = new Compaction(settings);
+        Compaction compaction = new Compaction();
         this.turns = new TurnRunner(settings, compaction, tools, this::toolSources,
                 intFromEnv(env, "AGENT_MAX_MODEL_CALLS", DEFAULT_MAX_MODEL_CALLS));
         this.commands = new SessionCommands(configDir, settings, compaction, turns);

@@ -75,7 +75,7 @@ final class SessionCommands {
             }
             case "compact" -> {
                 SessionRecords.userPrompt(session, prompt, true);
-                boolean done = compaction.compact(session, settings.currentChoice(session), cancel);
+                boolean done = compaction.compact(session, settings.forTurn(session).client(), cancel);
                 if (cancel.isCancelled()) return StopReason.CANCELLED;
                 String msg = done ? "Older turns were summarised; the conversation continues from the summary."
                         : "Nothing to compact yet.";
