@@ -186,6 +186,8 @@ public final class SessionService implements AutoCloseable {
         String readOnly = null;
         try {
             writer = store.lease(id);
+        } catch (IllegalArgumentException e) { // not an id the store can hold
+            throw CoreException.NotFound.session(id);
         } catch (SessionStoreException e) {
             if (e instanceof SessionBusyException || e instanceof SessionNotFoundException) throw saved(id, e);
             // the store can be read but not written (a read-only mount, no permission): shown, but nothing more is saved
