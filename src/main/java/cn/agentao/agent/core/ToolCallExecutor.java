@@ -154,6 +154,11 @@ public final class ToolCallExecutor implements ToolCallRunner {
                 && invocation instanceof SandboxedInvocation s && s.deniedBySandbox(result)) {
             result = forUser ? offerOutsideSandbox(rt, started, tool, s, result, ws, progress, cancel)
                     : withNote(result, "[Not run outside the sandbox: " + NOBODY_FOR_USER + "]");
+        } else if (result != null && !cancel.isCancelled() && mode.isReadOnly() && result.isError()
+                && invocation instanceof SandboxedInvocation s && !s.hiddenReads(result).isEmpty()) {
+            result = forUser ? offerReadable(rt, started, tool, s, result, mode, ws, progress, cancel)
+                    : withNote(result, "[Not run again with " + s.hiddenReads(result).get(0) + " shown: nobody in this session "
+                    + "may let a command see more of this machine for its user; it sees only the workspace.]");
         }
         if (cancel.isCancelled() || result == null) {
             return finish(rt, id, call, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
@@ -214,6 +219,41 @@ public final class ToolCallExecutor implements ToolCallRunner {
         String why = decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason();
         return new ToolResult(failed.forModel() + "\n\nRun again outside the sandbox (" + why + "):\n"
                 + second.forModel(), second.display(), second.isError(), second.rawOutput());
+    }
+
+    /**
+     * A command failed in the read-only sandbox (read-only and plan) because it read a path the sandbox hides: "let
+     * the sandbox read it?", judged as a read of that path (asked every time outside the workspace, refused by a
+     * deny rule). Approved, the command runs again in the same read-only sandbox with that file or directory shown
+     * read-only; never writable, never outside the sandbox. The model hears both runs, or why there was no second.
+     */
+    private ToolResult offerReadable(Session rt, AgentEvent.ToolCallStarted started, Tool tool, SandboxedInvocation inside,
+                                     ToolResult failed, Mode mode, Workspace ws, ThrottledProgress progress, Cancellation cancel) {
+        Path path = inside.hiddenReads(failed).get(0);
+        PermissionRequest request = new PermissionRequest.ReadPath(tool.name(), path);
+        Decision decision = permissions.decide(request, mode, ws, rt.permissions());
+        if (decision.verdict() == Verdict.DENY) {
+            return withNote(failed, "[Not run again with " + path + " shown: " + decision.reason() + "]");
+        }
+        if (decision.verdict() == Verdict.ASK) {
+            AgentEvent.ToolCallStarted question = new AgentEvent.ToolCallStarted(started.toolCallId(),
+                    "Let the sandbox read " + path + " (read-only)? " + started.title() + " failed without it", started.kind(),
+                    started.status(), progress.last(List.of()), started.locations(), started.rawInput(), null);
+            String answer;
+            try {
+                answer = askPermission(rt, question, request, decision, cancel);
+            } catch (CancelledException e) {
+                return null;
+            }
+            if (!answer.startsWith("allow")) {
+                return withNote(failed, "[The user declined to let the sandbox read " + path + "; do not retry it.]");
+            }
+        }
+        ToolResult second = execute(tool, inside.withReadable(path), progress, cancel);
+        if (second == null) return null;
+        return new ToolResult(failed.forModel() + "\n\nRun again in the read-only sandbox with " + path + " shown read-only ("
+                + (decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason()) + "):\n" + second.forModel(),
+                second.display(), second.isError(), second.rawOutput());
     }
 
     private static ToolResult withNote(ToolResult r, String note) {

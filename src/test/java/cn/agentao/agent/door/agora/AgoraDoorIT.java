@@ -150,6 +150,43 @@ class AgoraDoorIT {
         }
     }
 
+    /**
+     * In read-only mode a space's command that fails because it read a path the sandbox hides is not offered a run
+     * with that path shown (the local user would be asked): refused without a question, and the model is told why.
+     */
+    @Test
+    void aSpacesHiddenReadInReadOnlyModeIsNotOfferedToBeShown() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cn.agentao.agent.sandbox.Sandboxes.fromEnvironment(System.getenv()).available(),
+                "bubblewrap works here");
+        String secret = "OTHER-PROJECT-" + System.nanoTime();
+        Path other = Files.createTempDirectory(Files.createDirectories(Path.of("/var/tmp")), "agora-other");
+        Path ws = Files.createDirectories(tmp.resolve("ws"));
+        try {
+            Files.writeString(other.resolve("data.txt"), secret + "\n");
+            model.when(lastUserMessageContains("read it")).reply(
+                    Script.reply().toolCall("call_read", "run_shell_command",
+                            Json.object().put("command", "cat " + other + "/data.txt").toString(), 2),
+                    Script.textReply("done"));
+            AgentProcess p = AgentProcess.startIn(ws, env(), "agora", "--url", server.url().toString(), "--agent-id", ID,
+                    "--space", "general", "--mode", "read-only");
+            agents.add(p);
+            server.awaitMember("general", ID, WAIT);
+            server.say("general", "alice", "@bot read it");
+            var answer = server.await(published("general"), WAIT);
+            String toolResult = "";
+            for (RecordedRequest r : model.requests()) {
+                for (var m : r.messages()) if ("tool".equals(m.path("role").asText())) toolResult += m.path("content").asText();
+            }
+            assertFalse(toolResult.contains(secret), toolResult);
+            assertTrue(toolResult.contains("Not run again with " + other.resolve("data.txt") + " shown"), toolResult);
+            String text = data(answer).path("text").asText();
+            assertFalse(text.contains("needs an approval"), "no question was put to the space: " + text);
+        } finally {
+            Files.deleteIfExists(other.resolve("data.txt"));
+            Files.deleteIfExists(other);
+        }
+    }
+
     @Test
     void aMentionIsAnsweredInTheSpaceWithTheSenderNamedAndOtherMessagesAreLeftAlone() throws Exception {
         model.when(lastUserMessageContains("how are you")).reply(Script.textReply("Fine, thanks."));
