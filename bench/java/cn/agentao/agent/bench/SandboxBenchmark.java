@@ -4,8 +4,8 @@ import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.sandbox.Confinement;
 import cn.agentao.agent.sandbox.SandboxPolicy;
 import cn.agentao.agent.sandbox.Sandboxes;
-import cn.agentao.agent.tools.CommandRunner;
-import cn.agentao.agent.tools.LocalCommandRunner;
+import cn.agentao.agent.core.tool.CommandRunner;
+import cn.agentao.agent.core.tool.local.LocalCommandRunner;
 import cn.agentao.agent.util.Cancellation;
 
 import java.nio.file.Files;

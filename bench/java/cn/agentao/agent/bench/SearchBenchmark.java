@@ -1,14 +1,14 @@
 package cn.agentao.agent.bench;
 
-import cn.agentao.agent.tools.GlobTool;
-import cn.agentao.agent.tools.GrepTool;
-import cn.agentao.agent.tools.LocalCommandRunner;
-import cn.agentao.agent.tools.LocalFileAccess;
-import cn.agentao.agent.tools.SimpleToolContext;
-import cn.agentao.agent.tools.Tool;
-import cn.agentao.agent.tools.ToolProgress;
-import cn.agentao.agent.tools.ToolResult;
-import cn.agentao.agent.tools.UserQuestions;
+import cn.agentao.agent.tools.search.GlobTool;
+import cn.agentao.agent.tools.search.GrepTool;
+import cn.agentao.agent.core.tool.local.LocalCommandRunner;
+import cn.agentao.agent.core.tool.local.LocalFileAccess;
+import cn.agentao.agent.core.tool.SimpleToolContext;
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolProgress;
+import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.core.tool.UserQuestions;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.util.CancellationSource;
 

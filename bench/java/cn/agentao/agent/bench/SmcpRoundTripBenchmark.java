@@ -1,6 +1,6 @@
 package cn.agentao.agent.bench;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.connect.mcp.McpServerDefinition;
 import cn.agentao.agent.connect.mcp.McpServerSet;
 import cn.agentao.agent.connect.mcp.McpToolResult;

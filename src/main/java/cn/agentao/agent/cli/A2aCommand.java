@@ -3,12 +3,11 @@ package cn.agentao.agent.cli;
 import cn.agentao.agent.childenv.CredentialNames;
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.door.a2a.A2aServer;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
-import cn.agentao.agent.tools.ToolRegistry;
+import cn.agentao.agent.tools.BuiltinTools;
 import cn.agentao.agent.util.BuildVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -119,12 +118,12 @@ public final class A2aCommand implements Runnable {
                 sessions.close();
                 return 1;
             }
-            NetworkGuard guard = ToolCalls.networkGuard(env);
+            NetworkGuard guard = NetworkGuard.fromEnvironment(env);
             A2aServer server;
             try {
                 server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, BuildVersion.current(), Duration.ofSeconds(idleClose),
                         allowedHosts, allowedOrigins), sessions, configDir,
-                        guard, ToolRegistry.builtins(guard).all());
+                        guard, BuiltinTools.create(guard).all());
             } catch (IllegalArgumentException e) {
                 spec.commandLine().getErr().println("agent a2a serve: " + e.getMessage());
                 return 2;

@@ -2,6 +2,7 @@ package cn.agentao.agent.cli;
 
 import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.door.agora.AgoraToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.util.BuildVersion;
@@ -96,7 +97,7 @@ public final class AcpLaunch {
         // editor sessions only (not in CoreFactory): in an Agora space these tools would let one space's messages
         // read or talk in another space
         AgoraToolSource.fromConfigFile(ConfigLocations.userConfigDir(env).resolve("config.json"), env, BuildVersion.current())
-                .ifPresent(sessions::addToolSource);
+                .ifPresent(agora -> sessions.addConnector(Connector.shared(agora)));
         return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), BuildVersion.current(),
                 options.maxMessageBytes());
     }

@@ -3,8 +3,9 @@ package cn.agentao.agent.cli;
 import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.connect.mcp.McpStartup;
+import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.core.ToolCalls;
 import cn.agentao.agent.model.ConfigLocations;
 
 import java.nio.file.Path;
@@ -28,12 +29,13 @@ public final class CoreFactory {
     }
 
     /**
-     * The tool sources every session of the process gets after the built-ins, one line per connector (each reads
+     * The connectors every session of the process asks after the built-ins, one line per connector (each reads
      * its own part of the configuration and connects lazily, never before {@code initialize} is answered).
      */
     private static void addToolSources(SessionService sessions, Map<String, String> env, Path configDir) {
         // one line per connector (Agora's editor tools are registered for ACP sessions only: see AcpLaunch)
         SmcpToolSource.register(sessions, env, configDir); // the A2C-SMCP office of config.json, if any
         RemoteAgents.register(sessions, env, configDir);   // config.json "a2aAgents": remote agents as tools
+        sessions.addConnector(new McpStartup(env, TrustedProjects.forUser(env))); // each session's MCP servers
     }
 }

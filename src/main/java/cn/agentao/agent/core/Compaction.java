@@ -1,6 +1,6 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.model.ModelChoice;
+import cn.agentao.agent.model.ModelClient;
 import cn.agentao.agent.model.ModelException;
 import cn.agentao.agent.model.ModelRequest;
 import cn.agentao.agent.model.ModelResponse;
@@ -21,22 +21,15 @@ final class Compaction {
     /** Compact when the estimated history passes this share of the model's context window. */
     static final double COMPACT_AT = 0.8;
 
-    private final ModelSettings settings;
-
-    Compaction(ModelSettings settings) {
-        this.settings = settings;
-    }
-
-    void compactIfNeeded(Session session, ModelChoice choice, Cancellation cancel) {
-        long window = settings.contextWindow(session, choice);
-        if (session.conversation().estimateTokens() > window * COMPACT_AT) compact(session, choice, cancel);
+    void compactIfNeeded(Session session, TurnModel turn, Cancellation cancel) {
+        if (session.conversation().estimateTokens() > turn.contextWindow() * COMPACT_AT) compact(session, turn.client(), cancel);
     }
 
     /**
      * Replaces the turns before the latest user message by a model-written summary. Returns false when there
      * is nothing older to summarise or the summary failed (the history is then left as it was).
      */
-    boolean compact(Session session, ModelChoice choice, Cancellation cancel) {
+    boolean compact(Session session, ModelClient model, Cancellation cancel) {
         List<ChatMessage> history = session.conversation().snapshot();
         int lastUser = -1;
         for (int i = history.size() - 1; i >= 0; i--) if (history.get(i) instanceof UserMessage) { lastUser = i; break; }
@@ -49,7 +42,7 @@ final class Compaction {
         request.add(UserMessage.from("Write the summary now."));
         CompactionReport report = new CompactionReport(session);
         try {
-            ModelResponse r = settings.modelClient(session, choice).stream(new ModelRequest(request), report, cancel);
+            ModelResponse r = model.stream(new ModelRequest(request), report, cancel);
             String summary = r.message().text();
             if (summary == null || summary.isBlank()) {
                 report.failed("the model wrote no summary");

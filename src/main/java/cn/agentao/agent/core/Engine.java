@@ -1,18 +1,20 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.childenv.ChildEnvironment;
+import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.core.tool.CommandSource;
+import cn.agentao.agent.core.tool.Connector;
+import cn.agentao.agent.core.tool.ConnectorSession;
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.trust.TrustedProjects;
-import cn.agentao.agent.tools.RunShellCommandTool;
 import cn.agentao.agent.util.Cancellation;
-import cn.agentao.agent.util.Json;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.UserMessage;
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -21,7 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -38,20 +39,19 @@ public final class Engine {
     private final ModelSettings settings;
     private final TurnRunner turns;
     private final SessionCommands commands;
-    private final McpStartup mcp;
     private final List<ToolSource> sources = new CopyOnWriteArrayList<>();
-    private final ToolCallRunner tools;
+    private final List<Connector> connectors = new CopyOnWriteArrayList<>();
+    private final ToolCallExecutor tools;
 
     public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
         this.configDir = configDir;
         this.tools = tools;
         this.trust = new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
         this.settings = new ModelSettings(env, trust);
-        Compaction compaction = new Compaction(settings);
+        Compaction compaction = new Compaction();
         this.turns = new TurnRunner(settings, compaction, tools, this::toolSources,
                 intFromEnv(env, "AGENT_MAX_MODEL_CALLS", DEFAULT_MAX_MODEL_CALLS));
         this.commands = new SessionCommands(configDir, settings, compaction, turns);
-        this.mcp = new McpStartup(env, trust, this::commandsChanged);
         sources.add(tools.builtins());
     }
 
@@ -71,6 +71,8 @@ public final class Engine {
     void addToolSource(ToolSource source) { sources.add(source); }
 
     void removeToolSource(ToolSource source) { sources.remove(source); }
+
+    void addConnector(Connector connector) { connectors.add(connector); }
 
     /** The built-ins, the process-wide sources, then the session's own, in that order (the first with a name wins). */
     private List<ToolSource> toolSources(Session session) {
@@ -93,7 +95,7 @@ public final class Engine {
         settings.catalog(session.cwd()).warnings().forEach(w -> session.notice("Configuration: " + w));
         trust.problem().ifPresent(w -> session.notice("Configuration: " + w));
         ProjectFiles.outsideWorkspace(session.cwd()).forEach(session::notice);
-        mcp.start(session);
+        for (Connector c : connectors) c.open(new ConnectorView(session));
         if (restored != null) restoreConversation(session, restored);
     }
 
@@ -111,16 +113,12 @@ public final class Engine {
         if (permissions != null && permissions.isObject()) session.permissions(PermissionMemory.fromJson(permissions));
     }
 
-    /** The door's user knows the session: the command list, the held notices, then the pending trust question. */
+    /** The door's user knows the session: the command list, the held notices, then the connectors' questions. */
     void ready(Session session) {
         List<String> held = session.markReady();
         session.emit(new AgentEvent.CommandsChanged(commands(session)));
         for (String text : held) session.emit(new AgentEvent.Notice(text));
-        ProjectMcpFile pending = session.takePendingTrustQuestion();
-        if (pending != null) {
-            Thread.ofVirtual().name("trust-" + session.id()).start(() ->
-                    new ProjectTrustQuestion(session, pending, trust, settings::reloadConfiguration, mcp::startProjectServers).ask());
-        }
+        for (Runnable task : session.takeWhenReady()) Thread.ofVirtual().name("ready-" + session.id()).start(task);
     }
 
     private void commandsChanged(Session session) {
@@ -128,6 +126,28 @@ public final class Engine {
     }
 
     List<AvailableCommand> commands(Session session) { return commands.available(session); }
+
+    /** A session as its connectors see it while it opens. */
+    private final class ConnectorView implements ConnectorSession {
+        private final Session session;
+
+        ConnectorView(Session session) { this.session = session; }
+
+        @Override public String id() { return session.id(); }
+        @Override public Path cwd() { return session.cwd(); }
+        @Override public List<McpServerConfig> mcpServers() { return session.mcpServers(); }
+        @Override public ChildEnvironment children() { return session.children(); }
+        @Override public Host host() { return session.host(); }
+        @Override public void emit(AgentEvent event) { session.emit(event); }
+        @Override public void notice(String text) { session.notice(text); }
+        @Override public boolean isReady() { return session.isReady(); }
+        @Override public void addToolSource(ToolSource source) { session.addToolSource(source); }
+        @Override public void addCommands(CommandSource commands) { session.addCommands(commands); }
+        @Override public void commandsChanged() { if (session.isReady()) Engine.this.commandsChanged(session); }
+        @Override public void onClose(AutoCloseable resource) { session.closeWith(resource); }
+        @Override public void whenReady(Runnable task) { session.whenReady(task); }
+        @Override public void projectTrustChanged() { settings.reloadConfiguration(session.cwd()); }
+    }
 
     // ---------------------------------------------------------------- turns
 
@@ -143,11 +163,9 @@ public final class Engine {
         return reason;
     }
 
-    /** The user's own command, run as {@code run_shell_command}; its output goes to {@code answer} and the history. */
+    /** The user's own command, run through the built-in shell; its output goes to {@code answer} and the history. */
     StopReason runUserCommand(Session session, String command, Cancellation cancel, java.util.function.Consumer<String> answer) {
-        ToolExecutionRequest call = ToolExecutionRequest.builder().id("user-" + UUID.randomUUID()).name(RunShellCommandTool.NAME)
-                .arguments(Json.object().put("command", command).toString()).build();
-        String output = tools.run(session, toolSources(session), call, cancel).text();
+        String output = tools.runUserCommand(session, command, cancel);
         if (cancel.isCancelled()) return StopReason.CANCELLED;
         String text = "I ran this command myself: `" + command + "`\n\n" + output;
         answer.accept(output);

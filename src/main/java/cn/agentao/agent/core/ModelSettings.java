@@ -96,21 +96,14 @@ final class ModelSettings {
                 .orElseThrow(() -> new IllegalStateException("no model configured"));
     }
 
-    ModelClient modelClient(Session session, ModelChoice choice) {
+    /** The session's model for one turn, looked up once (see {@link TurnModel}). */
+    TurnModel forTurn(Session session) {
         ModelCatalog catalog = catalog(session.cwd());
-        return modelClients.computeIfAbsent(session.cwd() + "\n" + choice.value(), k -> catalog.client(choice));
-    }
-
-    long contextWindow(Session session, ModelChoice choice) { return catalog(session.cwd()).contextWindow(choice); }
-
-    /** The model's price from config.json; null when none is configured. */
-    cn.agentao.agent.model.ModelPrice price(Session session, ModelChoice choice) { return catalog(session.cwd()).price(choice).orElse(null); }
-
-    String reasoningEffort(Session session) {
         ModelChoice choice = currentChoice(session);
-        if (!choice.supportsReasoningEffort()) return null;
+        ModelClient client = modelClients.computeIfAbsent(session.cwd() + "\n" + choice.value(), k -> catalog.client(choice));
         String level = session.thoughtLevel();
-        return level != null && choice.reasoningEfforts().contains(level) ? level : null;
+        String effort = choice.supportsReasoningEffort() && level != null && choice.reasoningEfforts().contains(level) ? level : null;
+        return new TurnModel(choice, client, effort, catalog.contextWindow(choice), catalog.price(choice).orElse(null));
     }
 
     /** A new session starts on the default model. */

@@ -1,9 +1,7 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
-import cn.agentao.agent.connect.mcp.McpServerConfig;
-import cn.agentao.agent.connect.mcp.McpServerSet;
-import cn.agentao.agent.connect.mcp.ProjectMcpFile;
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.Setting;
@@ -13,6 +11,7 @@ import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.Host;
 import cn.agentao.agent.core.repository.SessionBusyException;
 import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.tool.CommandSource;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.PermissionMemory;
@@ -59,9 +58,10 @@ public final class Session {
     private volatile boolean titled;
     private volatile boolean closed;
     private volatile PermissionMemory permissions = new PermissionMemory();
-    private volatile McpServerSet mcp;
     private volatile ChildEnvironment children;
-    private volatile ProjectMcpFile pendingTrustQuestion;
+    private final List<CommandSource> commandSources = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
+    private final List<Runnable> whenReady = new ArrayList<>(); // guarded by this
     private volatile Runnable onClose = () -> { };
 
     Session(String id, SessionService.Spec spec, Host host, Engine engine, SessionJournal journal) {
@@ -192,8 +192,13 @@ public final class Session {
         closed = true;
         cancel();
         onClose.run();
-        McpServerSet servers = mcp;
-        if (servers != null) servers.close();
+        for (AutoCloseable r : resources) {
+            try {
+                r.close();
+            } catch (Exception e) {
+                log.debug("session {}: closing {} failed", id, r, e);
+            }
+        }
         journal.close();
     }
 
@@ -287,9 +292,11 @@ public final class Session {
     List<ToolSource> toolSources() { return toolSources; }
     PermissionMemory permissions() { return permissions; }
     void permissions(PermissionMemory restored) { this.permissions = restored; }
-    /** The session's MCP servers, or null when it has none. */
-    McpServerSet mcp() { return mcp; }
-    void mcp(McpServerSet servers) { this.mcp = servers; }
+    /** The slash commands connectors gave the session (MCP prompts). */
+    List<CommandSource> commandSources() { return commandSources; }
+    void addCommands(CommandSource commands) { commandSources.add(commands); }
+    /** Closed with the session (its MCP servers). */
+    void closeWith(AutoCloseable resource) { resources.add(resource); }
 
     /** The environment of the session's commands and stdio MCP servers. */
     ChildEnvironment children() {
@@ -299,13 +306,14 @@ public final class Session {
 
     void children(ChildEnvironment environment) { this.children = environment; }
 
-    ProjectMcpFile pendingTrustQuestion() { return pendingTrustQuestion; }
-    void pendingTrustQuestion(ProjectMcpFile file) { this.pendingTrustQuestion = file; }
+    /** Runs {@code task} once the session is ready (a connector's question for the user). */
+    synchronized void whenReady(Runnable task) { whenReady.add(task); }
 
-    synchronized ProjectMcpFile takePendingTrustQuestion() {
-        ProjectMcpFile f = pendingTrustQuestion;
-        pendingTrustQuestion = null;
-        return f;
+    /** The tasks waiting for the session to be ready, taken once. */
+    synchronized List<Runnable> takeWhenReady() {
+        List<Runnable> out = List.copyOf(whenReady);
+        whenReady.clear();
+        return out;
     }
 
     /** Marks the session ready; returns the notices held until then. */

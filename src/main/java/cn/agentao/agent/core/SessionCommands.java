@@ -1,7 +1,8 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.connect.mcp.McpException;
 import cn.agentao.agent.core.content.AvailableCommand;
+import cn.agentao.agent.core.tool.CommandSource;
+import cn.agentao.agent.core.tool.ToolException;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
@@ -32,7 +33,7 @@ final class SessionCommands {
 
     List<AvailableCommand> available(Session session) {
         List<AvailableCommand> all = new ArrayList<>(SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir)));
-        if (session.mcp() != null) all.addAll(session.mcp().commands());
+        for (CommandSource source : session.commandSources()) all.addAll(source.commands());
         return all;
     }
 
@@ -74,7 +75,7 @@ final class SessionCommands {
             }
             case "compact" -> {
                 SessionRecords.userPrompt(session, prompt, true);
-                boolean done = compaction.compact(session, settings.currentChoice(session), cancel);
+                boolean done = compaction.compact(session, settings.forTurn(session).client(), cancel);
                 if (cancel.isCancelled()) return StopReason.CANCELLED;
                 String msg = done ? "Older turns were summarised; the conversation continues from the summary."
                         : "Nothing to compact yet.";
@@ -85,13 +86,14 @@ final class SessionCommands {
             default -> {
                 SlashCommands.UserCommand user = SlashCommands.userCommands(session.cwd(), configDir).get(c.name());
                 if (user != null) return turns.run(session, List.of(ContentBlock.text(user.expand(c.arguments()))), cancel);
-                if (session.mcp() == null || !session.mcp().hasCommand(c.name())) return null;
+                CommandSource source = session.commandSources().stream().filter(x -> x.hasCommand(c.name())).findFirst().orElse(null);
+                if (source == null) return null;
                 String text;
                 try {
-                    text = session.mcp().getPrompt(c.name(), c.arguments(), cancel);
+                    text = source.prompt(c.name(), c.arguments(), cancel);
                 } catch (CancelledException e) {
                     return StopReason.CANCELLED;
-                } catch (McpException e) {
+                } catch (ToolException e) {
                     say(session, prompt, "Cannot run /" + c.name() + ": " + e.getMessage());
                     return StopReason.END_TURN;
                 }

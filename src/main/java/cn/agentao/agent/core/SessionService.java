@@ -1,8 +1,9 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.core.repository.Page;
@@ -86,6 +87,9 @@ public final class SessionService implements AutoCloseable {
 
     /** Adds a tool source for every session (after the built-ins; its tools join at each session's next model call). */
     public void addToolSource(ToolSource source) { engine.addToolSource(source); }
+
+    /** Registers a connector at start: every session opened from now on gets what it gives (see {@link Connector}). */
+    public void addConnector(Connector connector) { engine.addConnector(connector); }
 
     public void removeToolSource(ToolSource source) { engine.removeToolSource(source); }
 

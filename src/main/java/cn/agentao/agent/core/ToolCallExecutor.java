@@ -15,24 +15,25 @@ import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.sandbox.Confinement;
 import cn.agentao.agent.sandbox.SandboxPolicy;
 import cn.agentao.agent.sandbox.Sandboxes;
-import cn.agentao.agent.tools.SandboxedInvocation;
-import cn.agentao.agent.tools.SimpleToolContext;
-import cn.agentao.agent.tools.TodoWriteTool;
-import cn.agentao.agent.tools.Tool;
-import cn.agentao.agent.tools.ToolEnvironment;
+import cn.agentao.agent.core.tool.SandboxedInvocation;
+import cn.agentao.agent.core.tool.SimpleToolContext;
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolEnvironment;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalAnswer;
 import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.core.host.ApprovalRequest;
 import cn.agentao.agent.core.host.HostEnvironment;
 import cn.agentao.agent.core.host.Question;
-import cn.agentao.agent.core.tool.BuiltinTools;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.core.tool.ToolSources;
-import cn.agentao.agent.tools.ToolException;
-import cn.agentao.agent.tools.ToolInvocation;
-import cn.agentao.agent.tools.ToolRegistry;
-import cn.agentao.agent.tools.ToolResult;
+import cn.agentao.agent.core.tool.ToolException;
+import cn.agentao.agent.core.tool.ToolInvocation;
+import cn.agentao.agent.core.tool.ToolProgress;
+import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.core.tool.ToolSignal;
+import cn.agentao.agent.core.tool.ShellTool;
+import cn.agentao.agent.core.tool.ToolContext;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -61,17 +62,18 @@ public final class ToolCallExecutor implements ToolCallRunner {
     private static final String NOBODY_FOR_USER = "nobody in this session may let a command out of the sandbox for this "
             + "machine's user; it runs inside, seeing only the workspace.";
 
-    private final BuiltinTools builtins;
+    private final ToolSource builtins;
+    private final ShellTool shell;
     private final PermissionEngine permissions;
     private final Sandboxes sandboxes;
 
-    /** Commands run without an OS sandbox. */
-    public ToolCallExecutor(ToolRegistry registry, PermissionEngine permissions) {
-        this(registry, permissions, Sandboxes.none());
-    }
-
-    public ToolCallExecutor(ToolRegistry registry, PermissionEngine permissions, Sandboxes sandboxes) {
-        this.builtins = new BuiltinTools(registry);
+    /**
+     * @param builtins the process's built-in tools, the first tool source of every session
+     * @param shell    the tool the user's own command lines run through
+     */
+    public ToolCallExecutor(ToolSource builtins, ShellTool shell, PermissionEngine permissions, Sandboxes sandboxes) {
+        this.builtins = builtins;
+        this.shell = shell;
         this.permissions = permissions;
         this.sandboxes = sandboxes;
     }
@@ -84,12 +86,33 @@ public final class ToolCallExecutor implements ToolCallRunner {
         String id = call.id() != null && !call.id().isBlank() ? call.id() : "call_" + UUID.randomUUID();
         Tool tool = ToolSources.find(sources, call.name()).orElse(null);
         JsonNode args = parseArgs(call.arguments());
+        String forModel;
         if (tool == null) {
-            return refuse(rt, id, call, ToolKind.OTHER, call.name(), args, "There is no tool named \"" + call.name() + "\".");
+            forModel = refuse(rt, id, ToolKind.OTHER, call.name(), args, "There is no tool named \"" + call.name() + "\".");
+        } else if (args == null) {
+            forModel = refuse(rt, id, tool.kind(), tool.name(), null, "The arguments are not valid JSON: " + abbreviate(call.arguments()));
+        } else {
+            forModel = call(rt, id, tool, args, ctx -> tool.prepare(args, ctx), cancel);
         }
-        if (args == null) {
-            return refuse(rt, id, call, tool.kind(), tool.name(), null, "The arguments are not valid JSON: " + abbreviate(call.arguments()));
-        }
+        return ToolExecutionResultMessage.from(call.id() == null ? id : call.id(), call.name(), forModel);
+    }
+
+    /**
+     * The user's own command line (not a model call): through the built-in shell, with the same display, sandbox and
+     * permission steps as the model's commands. Returns its output, secrets masked.
+     */
+    public String runUserCommand(Session rt, String commandLine, Cancellation cancel) {
+        return call(rt, "user-" + UUID.randomUUID(), shell, Json.object().put("command", commandLine),
+                ctx -> shell.prepareCommand(commandLine, ctx), cancel);
+    }
+
+    /** How a call's invocation is made from the session's context: from the model's arguments, or the user's command. */
+    private interface Preparation {
+        ToolInvocation prepare(ToolContext ctx) throws ToolException;
+    }
+
+    /** Takes one call through every step; returns the text for the model (or the user), secrets masked. */
+    private String call(Session rt, String id, Tool tool, JsonNode args, Preparation preparation, Cancellation cancel) {
         Workspace ws = Workspace.of(rt.cwd(), rt.additionalDirectories());
         Mode mode = rt.permissionMode();
         HostEnvironment here = rt.host().environment();
@@ -104,9 +127,9 @@ public final class ToolCallExecutor implements ToolCallRunner {
         SimpleToolContext ctx = SimpleToolContext.of(rt.id(), ws, env, cancel, () -> confinement(mode, ws, forUser));
         ToolInvocation invocation;
         try {
-            invocation = tool.prepare(args, ctx);
+            invocation = preparation.prepare(ctx);
         } catch (ToolException e) {
-            return refuse(rt, id, call, tool.kind(), tool.name(), args, e.getMessage());
+            return refuse(rt, id, tool.kind(), tool.name(), args, e.getMessage());
         }
 
         AgentEvent.ToolCallStarted started = new AgentEvent.ToolCallStarted(id, invocation.title(), tool.kind(), ToolCallStatus.PENDING,
@@ -123,7 +146,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         log.debug("session {}: tool call {} ({}) in mode {}: {}", rt.id(), id, tool.name(), mode.id(),
                 decision.verdict());
         if (decision.verdict() == Verdict.DENY) {
-            return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Denied: " + decision.reason())), null,
+            return finish(rt, id, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Denied: " + decision.reason())), null,
                     "Permission denied: " + decision.reason() + " Do not retry this call; tell the user or choose another way.");
         }
         if (decision.verdict() == Verdict.ASK) {
@@ -131,12 +154,12 @@ public final class ToolCallExecutor implements ToolCallRunner {
             try {
                 answer = askPermission(rt, started, invocation.permission(), decision, cancel);
             } catch (CancelledException e) {
-                return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Cancelled while asking for permission.")), null,
+                return finish(rt, id, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Cancelled while asking for permission.")), null,
                         "Not run: the user cancelled the turn.");
             }
             log.debug("session {}: tool call {}: the user answered {}", rt.id(), id, answer);
             if (!answer.startsWith("allow")) {
-                return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Rejected by the user.")), null,
+                return finish(rt, id, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Rejected by the user.")), null,
                         "The user rejected this tool call. Do not retry it; ask the user how to proceed if needed.");
             }
         }
@@ -144,32 +167,33 @@ public final class ToolCallExecutor implements ToolCallRunner {
         if (target != null && !target.equals(writeTarget(invocation.permission(), ws))) {
             String why = "The target of this write changed while it was being decided (a link now points elsewhere); "
                     + "nothing was written.";
-            return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text(why)), null, "Error: " + why);
+            return finish(rt, id, ToolCallStatus.FAILED, List.of(ToolCallContent.text(why)), null, "Error: " + why);
         }
         update(rt, AgentEvent.ToolCallUpdated.status(id, ToolCallStatus.IN_PROGRESS));
         ThrottledProgress progress = new ThrottledProgress(rt, id);
         long runStart = System.nanoTime();
         ToolResult result = execute(tool, invocation, progress, cancel);
         if (result != null && !cancel.isCancelled() && mode == Mode.WORKSPACE_WRITE && result.isError()
-                && invocation instanceof SandboxedInvocation s && s.deniedBySandbox(result)) {
+                && result.signal() instanceof ToolSignal.SandboxDenied && invocation instanceof SandboxedInvocation s) {
             result = forUser ? offerOutsideSandbox(rt, started, tool, s, result, ws, progress, cancel)
                     : withNote(result, "[Not run outside the sandbox: " + NOBODY_FOR_USER + "]");
         } else if (result != null && !cancel.isCancelled() && mode.isReadOnly() && result.isError()
-                && invocation instanceof SandboxedInvocation s && !s.hiddenReads(result).isEmpty()) {
-            result = forUser ? offerReadable(rt, started, tool, s, result, mode, ws, progress, cancel)
-                    : withNote(result, "[Not run again with " + s.hiddenReads(result).get(0) + " shown: nobody in this session "
+                && result.signal() instanceof ToolSignal.SandboxDenied d && !d.hiddenReads().isEmpty()
+                && invocation instanceof SandboxedInvocation s) {
+            result = forUser ? offerReadable(rt, started, tool, s, d.hiddenReads().get(0), result, mode, ws, progress, cancel)
+                    : withNote(result, "[Not run again with " + d.hiddenReads().get(0) + " shown: nobody in this session "
                     + "may let a command see more of this machine for its user; it sees only the workspace.]");
         }
         if (cancel.isCancelled() || result == null) {
-            return finish(rt, id, call, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
+            return finish(rt, id, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
                     "Not run to the end: the user cancelled the turn.");
         }
         log.debug("session {}: tool call {} ({}) {} in {} ms", rt.id(), id, tool.name(),
                 result.isError() ? "failed" : "completed", (System.nanoTime() - runStart) / 1_000_000);
-        TodoWriteTool.planEntries(result.rawOutput()).ifPresent(entries -> showPlan(rt, entries));
+        if (result.signal() instanceof ToolSignal.Plan plan) showPlan(rt, plan.entries());
         ToolCallStatus status = result.isError() ? ToolCallStatus.FAILED : ToolCallStatus.COMPLETED;
         List<ToolCallContent> display = result.display().isEmpty() ? progress.last(List.of()) : result.display();
-        return finish(rt, id, call, status, display, result.rawOutput(), bounded(result.forModel()));
+        return finish(rt, id, status, display, result.rawOutput(), bounded(result.forModel()));
     }
 
     /** Runs an approved invocation; null when it was interrupted (cancelled). */
@@ -227,9 +251,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
      * deny rule). Approved, the command runs again in the same read-only sandbox with that file or directory shown
      * read-only; never writable, never outside the sandbox. The model hears both runs, or why there was no second.
      */
-    private ToolResult offerReadable(Session rt, AgentEvent.ToolCallStarted started, Tool tool, SandboxedInvocation inside,
+    private ToolResult offerReadable(Session rt, AgentEvent.ToolCallStarted started, Tool tool, SandboxedInvocation inside, Path path,
                                      ToolResult failed, Mode mode, Workspace ws, ThrottledProgress progress, Cancellation cancel) {
-        Path path = inside.hiddenReads(failed).get(0);
         PermissionRequest request = new PermissionRequest.ReadPath(tool.name(), path);
         Decision decision = permissions.decide(request, mode, ws, rt.permissions());
         if (decision.verdict() == Verdict.DENY) {
@@ -313,18 +336,18 @@ public final class ToolCallExecutor implements ToolCallRunner {
         return Workspace.realPath(wp.path().isAbsolute() ? wp.path() : ws.absolutize(wp.path().toString()));
     }
 
-    private ToolExecutionResultMessage refuse(Session rt, String id, ToolExecutionRequest call, ToolKind kind, String title,
+    private String refuse(Session rt, String id, ToolKind kind, String title,
                                               JsonNode args, String message) {
         show(rt, new AgentEvent.ToolCallStarted(id, title, kind, ToolCallStatus.PENDING, null, null, args, null));
-        return finish(rt, id, call, ToolCallStatus.FAILED, List.of(ToolCallContent.text(message)), null, "Error: " + message);
+        return finish(rt, id, ToolCallStatus.FAILED, List.of(ToolCallContent.text(message)), null, "Error: " + message);
     }
 
     /** The last update of a call and its result for the model, with the session's secrets masked in both. */
-    private ToolExecutionResultMessage finish(Session rt, String id, ToolExecutionRequest call, ToolCallStatus status,
+    private String finish(Session rt, String id, ToolCallStatus status,
                                               List<ToolCallContent> display, JsonNode rawOutput, String forModel) {
         ToolOutputMask mask = new ToolOutputMask(rt.children().credentials());
         update(rt, new AgentEvent.ToolCallUpdated(id, null, null, status, mask.content(display), null, null, mask.json(rawOutput)));
-        return ToolExecutionResultMessage.from(call.id() == null ? id : call.id(), call.name(), mask.text(forModel));
+        return mask.text(forModel);
     }
 
     private void show(Session rt, AgentEvent.ToolCallStarted started) {
@@ -365,7 +388,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
     }
 
     /** Sends progress at most every {@value #PROGRESS_INTERVAL_MS} ms; the tools keep what they send bounded. */
-    private final class ThrottledProgress implements cn.agentao.agent.tools.ToolProgress {
+    private final class ThrottledProgress implements ToolProgress {
         private final Session rt;
         private final String id;
         private long lastSent;

@@ -1,8 +1,6 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.model.FinishKind;
-import cn.agentao.agent.model.ModelChoice;
-import cn.agentao.agent.model.ModelClient;
 import cn.agentao.agent.model.ModelException;
 import cn.agentao.agent.model.ModelRequest;
 import cn.agentao.agent.model.ModelResponse;
@@ -58,12 +56,10 @@ final class TurnRunner {
 
     StopReason run(Session rt, List<ContentBlock> prompt, Cancellation cancel) {
         rt.conversation().add(userMessage(prompt));
-        ModelChoice choice;
-        ModelClient model;
+        TurnModel turn;
         try {
-            choice = settings.currentChoice(rt);
-            model = settings.modelClient(rt, choice);
-            model.prepare(); // its HTTP client's set-up overlaps the rest of this start (the first turn's)
+            turn = settings.forTurn(rt);
+            turn.client().prepare(); // its HTTP client's set-up overlaps the rest of this start (the first turn's)
         } finally {
             SessionRecords.userPrompt(rt, prompt);
         }
@@ -71,7 +67,7 @@ final class TurnRunner {
 
         for (int call = 0; call < maxModelCalls; call++) {
             if (cancel.isCancelled()) return StopReason.CANCELLED;
-            compaction.compactIfNeeded(rt, choice, cancel);
+            compaction.compactIfNeeded(rt, turn, cancel);
             List<ToolSource> available = sources.apply(rt);
             List<ToolSpecification> specs = ToolSources.specifications(available);
             if (system == null) system = SystemPrompt.forTurn(rt, specs.stream().map(ToolSpecification::name).toList());
@@ -81,10 +77,10 @@ final class TurnRunner {
             ModelResponse response;
             StreamForwarder forwarder = new StreamForwarder(rt);
             long started = System.nanoTime();
-            log.debug("session {}: model call {} to {} ({} messages, {} tools)", rt.id(), call + 1, choice.value(),
+            log.debug("session {}: model call {} to {} ({} messages, {} tools)", rt.id(), call + 1, turn.choice().value(),
                     messages.size(), specs.size());
             try {
-                response = model.stream(new ModelRequest(messages, specs, settings.reasoningEffort(rt)), forwarder, cancel);
+                response = turn.client().stream(new ModelRequest(messages, specs, turn.reasoningEffort()), forwarder, cancel);
                 log.debug("session {}: model call {} answered in {} ms: finish {}, {} tool calls, usage {}", rt.id(),
                         call + 1, (System.nanoTime() - started) / 1_000_000, response.finish(),
                         response.message().hasToolExecutionRequests() ? response.message().toolExecutionRequests().size() : 0,
@@ -106,7 +102,7 @@ final class TurnRunner {
             AiMessage ai = wellFormed(response.message());
             rt.conversation().add(ai);
             SessionRecords.modelMessage(rt, ai);
-            reportUsage(rt, choice, response.usage());
+            reportUsage(rt, turn, response.usage());
             if (cancel.isCancelled()) {
                 closeToolCalls(rt, ai, "cancelled by the user");
                 return StopReason.CANCELLED;
@@ -134,16 +130,16 @@ final class TurnRunner {
         return StopReason.MAX_TURN_REQUESTS;
     }
 
-    private void reportUsage(Session rt, ModelChoice choice, TokenCount usage) {
+    private void reportUsage(Session rt, TurnModel turn, TokenCount usage) {
         long used = usage != null && usage.total() > 0 ? usage.total() : rt.conversation().estimateTokens();
         if (usage != null) {
-            EngineRecord.Usage rec = UsageTotals.record(choice.value(), usage, settings.price(rt, choice));
+            EngineRecord.Usage rec = UsageTotals.record(turn.choice().value(), usage, turn.price());
             SessionRecords.usage(rt, rec);
             rt.usage(rt.usage().plus(rec));
         }
         UsageTotals totals = rt.usage();
         AgentEvent.Cost cost = totals.currency() == null ? null : new AgentEvent.Cost(totals.cost(), totals.currency());
-        rt.emit(new AgentEvent.UsageChanged(used, settings.contextWindow(rt, choice), cost));
+        rt.emit(new AgentEvent.UsageChanged(used, turn.contextWindow(), cost));
     }
 
     /**

@@ -52,6 +52,15 @@ public final class NetworkGuard {
         this.allowPrivateNetwork = allowPrivateNetwork;
     }
 
+    /** Set to 1 to let web_fetch, remote agents and push webhooks reach loopback and private addresses (off by default). */
+    public static final String ALLOW_PRIVATE_NETWORK = "AGENT_ALLOW_PRIVATE_NETWORK";
+
+    /** The guard for this process's environment: the system resolver, private networks only with {@value #ALLOW_PRIVATE_NETWORK}=1. */
+    public static NetworkGuard fromEnvironment(java.util.Map<String, String> env) {
+        String allow = env.get(ALLOW_PRIVATE_NETWORK);
+        return new NetworkGuard(HostResolver.SYSTEM, "1".equals(allow) || "true".equalsIgnoreCase(allow));
+    }
+
     /** The system resolver, private network refused. */
     public static NetworkGuard standard() {
         return new NetworkGuard(HostResolver.SYSTEM, false);

@@ -1,19 +1,21 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.core.tool.ToolContext;
+import cn.agentao.agent.core.tool.ToolException;
 import cn.agentao.agent.permission.Workspace;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /** Paths from arguments, and paths as shown back. */
-final class ToolPaths {
+public final class ToolPaths {
     private ToolPaths() {}
 
     /**
      * The absolute, normalized path an argument names: {@code ~} is home, relative is under the cwd. The
      * permission engine judges exactly this path (resolving links itself) and the tool then uses exactly it.
      */
-    static Path resolve(ToolContext ctx, String tool, String argument, String raw) throws ToolException {
+    public static Path resolve(ToolContext ctx, String tool, String argument, String raw) throws ToolException {
         if (raw == null || raw.isBlank()) throw new ToolException(tool + ": '" + argument + "' must not be empty");
         try {
             return Workspace.absolutize(ctx.cwd(), raw.strip()).normalize();
@@ -23,7 +25,7 @@ final class ToolPaths {
     }
 
     /** The path relative to the cwd when it is inside, absolute otherwise; with '/' separators. */
-    static String display(ToolContext ctx, Path path) {
+    public static String display(ToolContext ctx, Path path) {
         Path cwd = ctx.cwd().normalize();
         if (path.startsWith(cwd)) {
             String rel = cwd.relativize(path).toString();

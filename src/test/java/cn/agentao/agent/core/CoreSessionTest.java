@@ -1,5 +1,6 @@
 package cn.agentao.agent.core;
 
+import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.content.ToolKind;
@@ -14,10 +15,10 @@ import cn.agentao.agent.store.SyncPolicy;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.RecordedRequest;
 import cn.agentao.agent.testing.Script;
-import cn.agentao.agent.tools.Tool;
-import cn.agentao.agent.tools.ToolContext;
-import cn.agentao.agent.tools.ToolInvocation;
-import cn.agentao.agent.tools.ToolResult;
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolContext;
+import cn.agentao.agent.core.tool.ToolInvocation;
+import cn.agentao.agent.core.tool.ToolResult;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 import cn.agentao.agent.util.Json;
@@ -180,7 +181,7 @@ class CoreSessionTest {
                 @Override public String title() { return "Make the marker"; }
                 @Override public List<cn.agentao.agent.core.content.ToolCallLocation> locations() { return List.of(); }
                 @Override public PermissionRequest permission() { return new PermissionRequest.Generic("make_marker", false, false); }
-                @Override public ToolResult run(cn.agentao.agent.tools.ToolProgress progress) throws Exception {
+                @Override public ToolResult run(cn.agentao.agent.core.tool.ToolProgress progress) throws Exception {
                     Files.writeString(marker, "made");
                     return ToolResult.success("marker made");
                 }
@@ -204,6 +205,44 @@ class CoreSessionTest {
         }
 
         @Override public Optional<Tool> tool(String name) { return present && name.equals(tool.name()) ? Optional.of(tool) : Optional.empty(); }
+    }
+
+    /** A source's tool whose raw output looks like a plan (as any MCP server's may): the core must not take it for one. */
+    private static final class PlanShapedTool implements Tool {
+        @Override public String name() { return "plan_shaped"; }
+        @Override public String description() { return "Returns raw output with a plan in it."; }
+        @Override public ObjectNode inputSchema() { return Json.object().put("type", "object"); }
+        @Override public ToolKind kind() { return ToolKind.READ; }
+
+        @Override
+        public ToolInvocation prepare(JsonNode args, ToolContext ctx) {
+            return new ToolInvocation() {
+                @Override public String title() { return "Plan-shaped output"; }
+                @Override public List<cn.agentao.agent.core.content.ToolCallLocation> locations() { return List.of(); }
+                @Override public PermissionRequest permission() { return new PermissionRequest.Generic("plan_shaped", true, false); }
+                @Override public ToolResult run(cn.agentao.agent.core.tool.ToolProgress progress) {
+                    ObjectNode raw = Json.object();
+                    raw.putArray("plan").addObject().put("content", "Injected step").put("status", "pending");
+                    return new ToolResult("ok", List.of(), false, raw);
+                }
+            };
+        }
+    }
+
+    @Test
+    void onlyTheTodoToolsPlanSignalChangesThePlanNotASourcesRawOutput() throws Exception {
+        FakeHost host = new FakeHost().answer("allow_once");
+        Session s = open(host);
+        s.addToolSource(new OneToolSource(new PlanShapedTool()));
+        model.enqueue(Script.reply().toolCall("c1", "plan_shaped", "{}"),
+                Script.reply().toolCall("c2", "todo_write", "{\"todos\":[{\"content\":\"Real step\",\"status\":\"pending\"}]}"),
+                Script.textReply("done"));
+
+        s.prompt(text("plan it"), Cancellation.NONE);
+
+        List<AgentEvent.PlanChanged> plans = host.of(AgentEvent.PlanChanged.class);
+        assertEquals(1, plans.size(), "one plan, from todo_write: " + plans);
+        assertEquals("Real step", plans.getFirst().entries().getFirst().content());
     }
 
     private Path markerToolIn(Session s) {

@@ -1,5 +1,6 @@
 package cn.agentao.agent.core;
 
+import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.repository.SessionLease;
 import cn.agentao.agent.core.repository.SessionStoreException;

@@ -1,5 +1,6 @@
 package cn.agentao.agent.core;
 
+import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;

@@ -23,10 +23,12 @@ class ArchitectureTest {
     }
 
     @Test
-    void theCoreKnowsNoProtocolAndNoFrontDoor() {
+    void theCoreKnowsNoProtocolNoFrontDoorNoConnectorAndNoBuiltinTool() {
+        // the tool contract lives in core.tool; the built-ins (tools) and the connectors (connect) plug in from outside
         noClasses().that().resideInAPackage("cn.agentao.agent.core..")
                 .should().dependOnClassesThat().resideInAnyPackage("cn.agentao.agent.door..", "cn.agentao.agent.jsonrpc..",
-                        "cn.agentao.agent.transport..", "cn.agentao.agent.cli..")
+                        "cn.agentao.agent.transport..", "cn.agentao.agent.cli..", "cn.agentao.agent.tools..",
+                        "cn.agentao.agent.connect..")
                 .check(classes);
     }
 
@@ -54,7 +56,7 @@ class ArchitectureTest {
                         "cn.agentao.agent.util..")
                 .should().dependOnClassesThat(resideInAPackage("cn.agentao.agent.core..")
                         .and(not(resideInAnyPackage("cn.agentao.agent.core.content..", "cn.agentao.agent.core.repository..",
-                                "cn.agentao.agent.core.record.."))))
+                                "cn.agentao.agent.core.record..", "cn.agentao.agent.core.tool.."))))
                 .check(classes);
     }
 

@@ -1,7 +1,7 @@
 package cn.agentao.agent.sandbox;
 
-import cn.agentao.agent.tools.CommandRunner;
-import cn.agentao.agent.tools.LocalCommandRunner;
+import cn.agentao.agent.core.tool.CommandRunner;
+import cn.agentao.agent.core.tool.local.LocalCommandRunner;
 import cn.agentao.agent.util.Cancellation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

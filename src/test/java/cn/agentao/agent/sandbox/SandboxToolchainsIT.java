@@ -1,8 +1,8 @@
 package cn.agentao.agent.sandbox;
 
 import cn.agentao.agent.permission.Mode;
-import cn.agentao.agent.tools.CommandRunner;
-import cn.agentao.agent.tools.LocalCommandRunner;
+import cn.agentao.agent.core.tool.CommandRunner;
+import cn.agentao.agent.core.tool.local.LocalCommandRunner;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.UserHome;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,15 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolContext;
+import cn.agentao.agent.core.tool.ToolException;
+import cn.agentao.agent.core.tool.ToolInvocation;
+import cn.agentao.agent.core.tool.ToolProgress;
+import cn.agentao.agent.core.tool.ToolRegistry;
+import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.core.tool.ToolSignal;
+import cn.agentao.agent.tools.files.ReadFileTool;
+import cn.agentao.agent.tools.user.TodoWriteTool;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.core.content.PlanEntry;
@@ -23,7 +33,7 @@ class ToolRegistryTest {
 
     @Test
     void builtinsAreAllThereWithObjectSchemas() {
-        ToolRegistry registry = ToolRegistry.builtins(NetworkGuard.standard());
+        ToolRegistry registry = new ToolRegistry(BuiltinTools.create(NetworkGuard.standard()).all());
         assertEquals(List.of("read_file", "write_file", "edit", "list_directory", "glob", "grep", "run_shell_command",
                 "web_fetch", "todo_write", "ask_user"), registry.all().stream().map(Tool::name).toList());
         for (Tool t : registry.all()) {
@@ -42,7 +52,7 @@ class ToolRegistryTest {
 
     @Test
     void sessionToolsCanBeAddedButNotShadowBuiltins() {
-        ToolRegistry registry = ToolRegistry.builtins(NetworkGuard.standard());
+        ToolRegistry registry = new ToolRegistry(BuiltinTools.create(NetworkGuard.standard()).all());
         Tool extra = new Tool() {
             @Override
             public String name() { return "mcp__x__y"; }
@@ -77,8 +87,7 @@ class ToolRegistryTest {
         ToolResult r = inv.run(ToolProgress.NONE);
         assertEquals("Todo list updated: 3 items (1 completed, 1 in progress, 1 pending).", r.forModel());
         assertEquals(List.of(new PlanEntry("Read code", "medium", "completed"), new PlanEntry("Fix bug", "high", "in_progress"),
-                new PlanEntry("Run tests", "medium", "pending")), TodoWriteTool.planEntries(r.rawOutput()).orElseThrow());
-        assertTrue(TodoWriteTool.planEntries((JsonNode) null).isEmpty());
+                new PlanEntry("Run tests", "medium", "pending")), ((ToolSignal.Plan) r.signal()).entries());
     }
 
     @Test

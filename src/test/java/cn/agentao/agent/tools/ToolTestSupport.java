@@ -1,5 +1,13 @@
 package cn.agentao.agent.tools;
 
+import cn.agentao.agent.core.tool.SimpleToolContext;
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolContext;
+import cn.agentao.agent.core.tool.ToolProgress;
+import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.core.tool.UserQuestions;
+import cn.agentao.agent.core.tool.local.LocalCommandRunner;
+import cn.agentao.agent.core.tool.local.LocalFileAccess;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 
@@ -39,15 +47,15 @@ public final class ToolTestSupport {
     }
 
     /** Records every progress update. */
-    static final class RecordingProgress implements ToolProgress {
-        final List<List<ToolCallContent>> updates = new CopyOnWriteArrayList<>();
+    public static final class RecordingProgress implements ToolProgress {
+        public final List<List<ToolCallContent>> updates = new CopyOnWriteArrayList<>();
 
         @Override
         public void show(List<ToolCallContent> wholeContent) {
             updates.add(wholeContent);
         }
 
-        String lastText() {
+        public String lastText() {
             if (updates.isEmpty()) return "";
             ToolCallContent c = updates.get(updates.size() - 1).get(0);
             return c instanceof ToolCallContent.Content content

@@ -1,11 +1,11 @@
 package cn.agentao.agent.connect.a2a;
 
 import cn.agentao.agent.core.SessionService;
-import cn.agentao.agent.core.ToolCalls;
-import cn.agentao.agent.core.ToolSchemas;
+import cn.agentao.agent.core.tool.ToolSchemas;
+import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ToolSource;
+import cn.agentao.agent.core.tool.Tool;
 import cn.agentao.agent.permission.NetworkGuard;
-import cn.agentao.agent.tools.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +27,7 @@ public final class RemoteAgents implements ToolSource {
     /** From {@code configDir/config.json}'s {@code a2aAgents} (the user's own file only: a project cannot add one). */
     public static RemoteAgents fromUserConfig(Map<String, String> env, Path configDir) {
         List<String> problems = new ArrayList<>();
-        NetworkGuard guard = ToolCalls.networkGuard(env);
+        NetworkGuard guard = NetworkGuard.fromEnvironment(env);
         List<RemoteAgentTool> tools = A2aAgentConfig.read(configDir.resolve("config.json"), problems).stream()
                 .map(c -> new RemoteAgentTool(c, env, guard)).toList();
         problems.forEach(p -> log.warn("configuration: {}", p));
@@ -37,7 +37,7 @@ public final class RemoteAgents implements ToolSource {
     /** Adds the user's remote agents to every session of {@code sessions} (nothing when none is configured). */
     public static void register(SessionService sessions, Map<String, String> env, Path configDir) {
         RemoteAgents agents = fromUserConfig(env, configDir);
-        if (!agents.isEmpty()) sessions.addToolSource(agents);
+        if (!agents.isEmpty()) sessions.addConnector(Connector.shared(agents));
     }
 
     public boolean isEmpty() { return tools.isEmpty(); }

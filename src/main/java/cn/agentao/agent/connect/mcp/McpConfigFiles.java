@@ -1,9 +1,9 @@
 package cn.agentao.agent.connect.mcp;
 
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.connect.mcp.McpServerConfig;
-import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
+import cn.agentao.agent.core.tool.McpServerConfig.NameValue;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;

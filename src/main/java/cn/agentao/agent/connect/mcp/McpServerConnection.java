@@ -1,10 +1,10 @@
 package cn.agentao.agent.connect.mcp;
 
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.util.BuildVersion;
 import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.Json;
-import cn.agentao.agent.connect.mcp.McpServerConfig;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import io.modelcontextprotocol.client.McpAsyncClient;

@@ -1,7 +1,7 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig;
 
+import cn.agentao.agent.core.tool.McpServerConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

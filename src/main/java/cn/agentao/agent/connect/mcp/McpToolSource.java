@@ -1,7 +1,7 @@
 package cn.agentao.agent.connect.mcp;
 
 import cn.agentao.agent.core.tool.ToolSource;
-import cn.agentao.agent.tools.Tool;
+import cn.agentao.agent.core.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 
 import java.util.List;

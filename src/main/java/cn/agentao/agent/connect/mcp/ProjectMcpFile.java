@@ -1,6 +1,7 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
+import cn.agentao.agent.core.tool.McpServerConfig;
+import cn.agentao.agent.core.tool.McpServerConfig.NameValue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

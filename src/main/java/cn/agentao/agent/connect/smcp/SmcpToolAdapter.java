@@ -5,11 +5,11 @@ import cn.agentao.agent.permission.PermissionRequest;
 import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallLocation;
 import cn.agentao.agent.core.content.ToolKind;
-import cn.agentao.agent.tools.Tool;
-import cn.agentao.agent.tools.ToolContext;
-import cn.agentao.agent.tools.ToolInvocation;
-import cn.agentao.agent.tools.ToolProgress;
-import cn.agentao.agent.tools.ToolResult;
+import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.core.tool.ToolContext;
+import cn.agentao.agent.core.tool.ToolInvocation;
+import cn.agentao.agent.core.tool.ToolProgress;
+import cn.agentao.agent.core.tool.ToolResult;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 

@@ -1,8 +1,9 @@
 package cn.agentao.agent.connect.smcp;
 
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ToolSource;
-import cn.agentao.agent.tools.Tool;
+import cn.agentao.agent.core.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 
 import java.nio.file.Path;
@@ -38,13 +39,13 @@ public final class SmcpToolSource implements ToolSource {
         SmcpConfig.Result config = SmcpConfig.read(configDir.resolve("config.json"), env);
         Consumer<String> tellAll = text -> sessions.live().forEach(s -> s.notice(text));
         if (!config.problems().isEmpty()) {
-            sessions.addToolSource(new ProblemsOnly(config.problems(), tellAll));
+            sessions.addConnector(Connector.shared(new ProblemsOnly(config.problems(), tellAll)));
             return;
         }
         config.config().ifPresent(c -> {
             SmcpOffice office = new SmcpOffice(c);
             office.addNoticeListener(tellAll);
-            sessions.addToolSource(new SmcpToolSource(office));
+            sessions.addConnector(Connector.shared(new SmcpToolSource(office)));
         });
     }
 

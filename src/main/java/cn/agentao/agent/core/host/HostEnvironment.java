@@ -1,10 +1,10 @@
 package cn.agentao.agent.core.host;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
-import cn.agentao.agent.tools.CommandRunner;
-import cn.agentao.agent.tools.FileAccess;
-import cn.agentao.agent.tools.LocalCommandRunner;
-import cn.agentao.agent.tools.LocalFileAccess;
+import cn.agentao.agent.core.tool.CommandRunner;
+import cn.agentao.agent.core.tool.FileAccess;
+import cn.agentao.agent.core.tool.local.LocalCommandRunner;
+import cn.agentao.agent.core.tool.local.LocalFileAccess;
 import cn.agentao.agent.util.Cancellation;
 
 /**

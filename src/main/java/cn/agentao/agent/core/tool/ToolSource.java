@@ -1,6 +1,5 @@
 package cn.agentao.agent.core.tool;
 
-import cn.agentao.agent.tools.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 
 import java.util.List;

@@ -4,7 +4,7 @@ import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.door.HttpDoorGuard;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
-import cn.agentao.agent.tools.Tool;
+import cn.agentao.agent.core.tool.Tool;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 

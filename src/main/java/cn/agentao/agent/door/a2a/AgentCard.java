@@ -2,7 +2,7 @@ package cn.agentao.agent.door.a2a;
 
 import cn.agentao.agent.core.SlashCommands;
 import cn.agentao.agent.core.content.AvailableCommand;
-import cn.agentao.agent.tools.Tool;
+import cn.agentao.agent.core.tool.Tool;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,8 +1,8 @@
 package cn.agentao.agent.door.acp;
 
-import cn.agentao.agent.tools.BinaryFileException;
-import cn.agentao.agent.tools.FileAccess;
-import cn.agentao.agent.tools.TextFiles;
+import cn.agentao.agent.core.tool.BinaryFileException;
+import cn.agentao.agent.core.tool.FileAccess;
+import cn.agentao.agent.core.tool.TextFiles;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import cn.agentao.agent.tools.UserQuestions;
+import cn.agentao.agent.core.tool.UserQuestions;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package cn.agentao.agent.door.acp;
 
 import cn.agentao.agent.childenv.ChildEnvironment;
-import cn.agentao.agent.tools.CommandRunner;
+import cn.agentao.agent.core.tool.CommandRunner;
 import cn.agentao.agent.util.Cancellation;
 
 import cn.agentao.agent.util.Json;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.door.acp;
 
-import cn.agentao.agent.tools.UserQuestions;
+import cn.agentao.agent.core.tool.UserQuestions;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

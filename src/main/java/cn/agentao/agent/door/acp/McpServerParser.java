@@ -1,8 +1,8 @@
 package cn.agentao.agent.door.acp;
 
 import cn.agentao.agent.jsonrpc.JsonRpcException;
-import cn.agentao.agent.connect.mcp.McpServerConfig;
-import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
+import cn.agentao.agent.core.tool.McpServerConfig;
+import cn.agentao.agent.core.tool.McpServerConfig.NameValue;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.net.URI;

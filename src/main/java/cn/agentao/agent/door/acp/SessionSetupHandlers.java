@@ -1,6 +1,6 @@
 package cn.agentao.agent.door.acp;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig;
+import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.Session;
 import cn.agentao.agent.core.SessionService;

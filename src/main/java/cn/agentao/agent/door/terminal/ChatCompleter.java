@@ -1,6 +1,6 @@
 package cn.agentao.agent.door.terminal;
 
-import cn.agentao.agent.tools.WorkspaceFiles;
+import cn.agentao.agent.tools.search.WorkspaceFiles;
 import org.jline.reader.Candidate;
 import org.jline.reader.Completer;
 import org.jline.reader.LineReader;

@@ -1,12 +1,12 @@
 package cn.agentao.agent.connect.a2a;
 
 import cn.agentao.agent.permission.NetworkGuard;
-import cn.agentao.agent.tools.CommandRunner;
-import cn.agentao.agent.tools.FileAccess;
-import cn.agentao.agent.tools.ToolContext;
-import cn.agentao.agent.tools.ToolProgress;
-import cn.agentao.agent.tools.ToolResult;
-import cn.agentao.agent.tools.UserQuestions;
+import cn.agentao.agent.core.tool.CommandRunner;
+import cn.agentao.agent.core.tool.FileAccess;
+import cn.agentao.agent.core.tool.ToolContext;
+import cn.agentao.agent.core.tool.ToolProgress;
+import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.core.tool.UserQuestions;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;

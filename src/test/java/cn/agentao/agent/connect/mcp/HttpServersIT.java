@@ -1,7 +1,7 @@
 package cn.agentao.agent.connect.mcp;
 
 import cn.agentao.agent.core.content.ContentBlock;
-import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
+import cn.agentao.agent.core.tool.McpServerConfig.NameValue;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancellationSource;
 import cn.agentao.agent.util.CancelledException;

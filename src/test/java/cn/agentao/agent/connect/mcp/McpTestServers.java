@@ -1,7 +1,7 @@
 package cn.agentao.agent.connect.mcp;
 
-import cn.agentao.agent.connect.mcp.McpServerConfig;
-import cn.agentao.agent.connect.mcp.McpServerConfig.NameValue;
+import cn.agentao.agent.core.tool.McpServerConfig;
+import cn.agentao.agent.core.tool.McpServerConfig.NameValue;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.File;

@@ -1,0 +1,27 @@
+package cn.agentao.agent.cli;
+
+import cn.agentao.agent.tools.BuiltinTools;
+import cn.agentao.agent.core.ToolCallExecutor;
+import cn.agentao.agent.permission.NetworkGuard;
+import cn.agentao.agent.permission.PermissionEngine;
+import cn.agentao.agent.permission.PermissionRules;
+import cn.agentao.agent.sandbox.Sandboxes;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Builds the process's tool-call runner: the built-in tools under the permission engine and the user's rules, commands
+ * in the OS sandbox ({@code AGENT_SANDBOX} from the real environment, never from a project's .env).
+ */
+public final class ToolCalls {
+    private ToolCalls() {}
+
+    public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
+        NetworkGuard guard = NetworkGuard.fromEnvironment(env);
+        Sandboxes sandboxes = Sandboxes.fromEnvironment(env, configDir);
+        BuiltinTools builtins = BuiltinTools.create(guard);
+        return new ToolCallExecutor(builtins, builtins.shell(), new PermissionEngine(
+                PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);
+    }
+}

@@ -1,8 +1,0 @@
-package cn.agentao.agent.tools;
-
-/** Bad arguments or an impossible request; the message is for the model. */
-public class ToolException extends Exception {
-    public ToolException(String message) {
-        super(message);
-    }
-}
