@@ -219,30 +219,10 @@ public final class ToolCallExecutor implements ToolCallRunner {
     private ToolResult offerOutsideSandbox(Session rt, AgentEvent.ToolCallStarted started, Tool tool, SandboxedInvocation inside,
                                            ToolResult failed, Workspace ws, ThrottledProgress progress, Cancellation cancel) {
         ToolInvocation outside = inside.outsideSandbox();
-        PermissionRequest request = outside.permission();
-        Decision decision = permissions.decide(request, Mode.WORKSPACE_WRITE, ws, rt.permissions());
-        if (decision.verdict() == Verdict.DENY) {
-            return withNote(failed, "[Not run outside the sandbox: " + decision.reason() + "]");
-        }
-        if (decision.verdict() == Verdict.ASK) {
-            AgentEvent.ToolCallStarted question = new AgentEvent.ToolCallStarted(started.toolCallId(),
-                    "Run outside the sandbox? " + started.title() + " failed inside it", started.kind(), started.status(),
-                    progress.last(List.of()), started.locations(), started.rawInput(), null);
-            String answer;
-            try {
-                answer = askPermission(rt, question, request, decision, cancel);
-            } catch (CancelledException e) {
-                return null;
-            }
-            if (!answer.startsWith("allow")) {
-                return withNote(failed, "[The user declined to run it outside the sandbox; do not retry it that way.]");
-            }
-        }
-        ToolResult second = execute(tool, outside, progress, cancel);
-        if (second == null) return null;
-        String why = decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason();
-        return new ToolResult(failed.forModel() + "\n\nRun again outside the sandbox (" + why + "):\n"
-                + second.forModel(), second.display(), second.isError(), second.rawOutput());
+        return runAgainIfAllowed(rt, started, tool, failed, outside, outside.permission(), Mode.WORKSPACE_WRITE, ws,
+                "Run outside the sandbox? " + started.title() + " failed inside it", "Not run outside the sandbox",
+                "[The user declined to run it outside the sandbox; do not retry it that way.]", "Run again outside the sandbox",
+                progress, cancel);
     }
 
     /**
@@ -253,30 +233,40 @@ public final class ToolCallExecutor implements ToolCallRunner {
      */
     private ToolResult offerReadable(Session rt, AgentEvent.ToolCallStarted started, Tool tool, SandboxedInvocation inside, Path path,
                                      ToolResult failed, Mode mode, Workspace ws, ThrottledProgress progress, Cancellation cancel) {
-        PermissionRequest request = new PermissionRequest.ReadPath(tool.name(), path);
+        return runAgainIfAllowed(rt, started, tool, failed, inside.withReadable(path), new PermissionRequest.ReadPath(tool.name(), path),
+                mode, ws, "Let the sandbox read " + path + " (read-only)? " + started.title() + " failed without it",
+                "Not run again with " + path + " shown", "[The user declined to let the sandbox read " + path + "; do not retry it.]",
+                "Run again in the read-only sandbox with " + path + " shown read-only", progress, cancel);
+    }
+
+    /**
+     * Runs {@code again} after {@code failed} when the engine allows {@code request}, asking the user ({@code question})
+     * when it says to ask; null when cancelled. The model hears both runs, or why there was no second.
+     */
+    private ToolResult runAgainIfAllowed(Session rt, AgentEvent.ToolCallStarted started, Tool tool, ToolResult failed,
+                                         ToolInvocation again, PermissionRequest request, Mode mode, Workspace ws, String question,
+                                         String notRun, String declined, String ranAgain, ThrottledProgress progress,
+                                         Cancellation cancel) {
         Decision decision = permissions.decide(request, mode, ws, rt.permissions());
         if (decision.verdict() == Verdict.DENY) {
-            return withNote(failed, "[Not run again with " + path + " shown: " + decision.reason() + "]");
+            return withNote(failed, "[" + notRun + ": " + decision.reason() + "]");
         }
         if (decision.verdict() == Verdict.ASK) {
-            AgentEvent.ToolCallStarted question = new AgentEvent.ToolCallStarted(started.toolCallId(),
-                    "Let the sandbox read " + path + " (read-only)? " + started.title() + " failed without it", started.kind(),
+            AgentEvent.ToolCallStarted asked = new AgentEvent.ToolCallStarted(started.toolCallId(), question, started.kind(),
                     started.status(), progress.last(List.of()), started.locations(), started.rawInput(), null);
             String answer;
             try {
-                answer = askPermission(rt, question, request, decision, cancel);
+                answer = askPermission(rt, asked, request, decision, cancel);
             } catch (CancelledException e) {
                 return null;
             }
-            if (!answer.startsWith("allow")) {
-                return withNote(failed, "[The user declined to let the sandbox read " + path + "; do not retry it.]");
-            }
+            if (!answer.startsWith("allow")) return withNote(failed, declined);
         }
-        ToolResult second = execute(tool, inside.withReadable(path), progress, cancel);
+        ToolResult second = execute(tool, again, progress, cancel);
         if (second == null) return null;
-        return new ToolResult(failed.forModel() + "\n\nRun again in the read-only sandbox with " + path + " shown read-only ("
-                + (decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason()) + "):\n" + second.forModel(),
-                second.display(), second.isError(), second.rawOutput());
+        String why = decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason();
+        return new ToolResult(failed.forModel() + "\n\n" + ranAgain + " (" + why + "):\n"
+                + second.forModel(), second.display(), second.isError(), second.rawOutput());
     }
 
     private static ToolResult withNote(ToolResult r, String note) {
