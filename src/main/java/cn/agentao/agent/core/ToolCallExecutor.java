@@ -177,6 +177,12 @@ public final class ToolCallExecutor implements ToolCallRunner {
                 && result.signal() instanceof ToolSignal.SandboxDenied && invocation instanceof SandboxedInvocation s) {
             result = forUser ? offerOutsideSandbox(rt, started, tool, s, result, ws, progress, cancel)
                     : withNote(result, "[Not run outside the sandbox: " + NOBODY_FOR_USER + "]");
+        } else if (result != null && !cancel.isCancelled() && mode.isReadOnly() && result.isError()
+                && result.signal() instanceof ToolSignal.SandboxDenied d && !d.hiddenReads().isEmpty()
+                && invocation instanceof SandboxedInvocation s) {
+            result = forUser ? offerReadable(rt, started, tool, s, d.hiddenReads().get(0), result, mode, ws, progress, cancel)
+                    : withNote(result, "[Not run again with " + d.hiddenReads().get(0) + " shown: nobody in this session "
+                    + "may let a command see more of this machine for its user; it sees only the workspace.]");
         }
         if (cancel.isCancelled() || result == null) {
             return finish(rt, id, ToolCallStatus.FAILED, progress.last(List.of(ToolCallContent.text("Cancelled."))), null,
@@ -213,29 +219,53 @@ public final class ToolCallExecutor implements ToolCallRunner {
     private ToolResult offerOutsideSandbox(Session rt, AgentEvent.ToolCallStarted started, Tool tool, SandboxedInvocation inside,
                                            ToolResult failed, Workspace ws, ThrottledProgress progress, Cancellation cancel) {
         ToolInvocation outside = inside.outsideSandbox();
-        PermissionRequest request = outside.permission();
-        Decision decision = permissions.decide(request, Mode.WORKSPACE_WRITE, ws, rt.permissions());
+        return runAgainIfAllowed(rt, started, tool, failed, outside, outside.permission(), Mode.WORKSPACE_WRITE, ws,
+                "Run outside the sandbox? " + started.title() + " failed inside it", "Not run outside the sandbox",
+                "[The user declined to run it outside the sandbox; do not retry it that way.]", "Run again outside the sandbox",
+                progress, cancel);
+    }
+
+    /**
+     * A command failed in the read-only sandbox (read-only and plan) because it read a path the sandbox hides: "let
+     * the sandbox read it?", judged as a read of that path (asked every time outside the workspace, refused by a
+     * deny rule). Approved, the command runs again in the same read-only sandbox with that file or directory shown
+     * read-only; never writable, never outside the sandbox. The model hears both runs, or why there was no second.
+     */
+    private ToolResult offerReadable(Session rt, AgentEvent.ToolCallStarted started, Tool tool, SandboxedInvocation inside, Path path,
+                                     ToolResult failed, Mode mode, Workspace ws, ThrottledProgress progress, Cancellation cancel) {
+        return runAgainIfAllowed(rt, started, tool, failed, inside.withReadable(path), new PermissionRequest.ReadPath(tool.name(), path),
+                mode, ws, "Let the sandbox read " + path + " (read-only)? " + started.title() + " failed without it",
+                "Not run again with " + path + " shown", "[The user declined to let the sandbox read " + path + "; do not retry it.]",
+                "Run again in the read-only sandbox with " + path + " shown read-only", progress, cancel);
+    }
+
+    /**
+     * Runs {@code again} after {@code failed} when the engine allows {@code request}, asking the user ({@code question})
+     * when it says to ask; null when cancelled. The model hears both runs, or why there was no second.
+     */
+    private ToolResult runAgainIfAllowed(Session rt, AgentEvent.ToolCallStarted started, Tool tool, ToolResult failed,
+                                         ToolInvocation again, PermissionRequest request, Mode mode, Workspace ws, String question,
+                                         String notRun, String declined, String ranAgain, ThrottledProgress progress,
+                                         Cancellation cancel) {
+        Decision decision = permissions.decide(request, mode, ws, rt.permissions());
         if (decision.verdict() == Verdict.DENY) {
-            return withNote(failed, "[Not run outside the sandbox: " + decision.reason() + "]");
+            return withNote(failed, "[" + notRun + ": " + decision.reason() + "]");
         }
         if (decision.verdict() == Verdict.ASK) {
-            AgentEvent.ToolCallStarted question = new AgentEvent.ToolCallStarted(started.toolCallId(),
-                    "Run outside the sandbox? " + started.title() + " failed inside it", started.kind(), started.status(),
-                    progress.last(List.of()), started.locations(), started.rawInput(), null);
+            AgentEvent.ToolCallStarted asked = new AgentEvent.ToolCallStarted(started.toolCallId(), question, started.kind(),
+                    started.status(), progress.last(List.of()), started.locations(), started.rawInput(), null);
             String answer;
             try {
-                answer = askPermission(rt, question, request, decision, cancel);
+                answer = askPermission(rt, asked, request, decision, cancel);
             } catch (CancelledException e) {
                 return null;
             }
-            if (!answer.startsWith("allow")) {
-                return withNote(failed, "[The user declined to run it outside the sandbox; do not retry it that way.]");
-            }
+            if (!answer.startsWith("allow")) return withNote(failed, declined);
         }
-        ToolResult second = execute(tool, outside, progress, cancel);
+        ToolResult second = execute(tool, again, progress, cancel);
         if (second == null) return null;
         String why = decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason();
-        return new ToolResult(failed.forModel() + "\n\nRun again outside the sandbox (" + why + "):\n"
+        return new ToolResult(failed.forModel() + "\n\n" + ranAgain + " (" + why + "):\n"
                 + second.forModel(), second.display(), second.isError(), second.rawOutput());
     }
 

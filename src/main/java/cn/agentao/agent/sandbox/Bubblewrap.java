@@ -5,10 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -23,9 +21,9 @@ import java.util.stream.Stream;
  * roots (read-write in workspace-write). Directories hidden inside what is shown (the home, the agent's own
  * configuration directory, the ssh-agent socket's directory) are replaced by an empty tmpfs, and every secrets
  * file of the workspace ({@link SecretFiles}) reads as empty. In workspace-write the protected names under each
- * root are read-only again; a protected name that does not exist is masked with {@code /dev/null}, or an empty
- * read-only directory for {@code .git} and {@code .agent} (the empty file or directory that leaves on the host is
- * removed afterwards, or when the agent ends), one that is a symbolic link fails closed. Nested repositories'
+ * root are read-only again; one that is a symbolic link fails closed; a protected name that does not exist is not
+ * masked (nothing shows in its place), and one the command creates is moved aside afterwards
+ * ({@link CreatedProtectedNames}). Nested repositories'
  * {@code .git} and a repository at the top under another name are read-only too ({@link NestedRepositories}).
  *
  * <p>bwrap reports on stderr ({@code --json-status-fd 2}); the command's stderr is merged into stdout inside,
@@ -54,12 +52,6 @@ public final class Bubblewrap implements Sandbox {
             ".gradle/jdks", ".gradle/native", ".cargo/bin", ".cargo/registry", ".cargo/git", ".rustup", ".pyenv",
             ".nvm/versions", ".sdkman/candidates", ".jdks", ".local/bin", ".local/lib", ".npm/_cacache", ".npm/_npx",
             ".bun/bin", ".deno/bin", ".volta/tools", "go/pkg/mod", ".cache/pip");
-    /** Masks in use by running commands: one is removed from the host only when the last user is done. */
-    private static final Map<Path, Integer> MASKS = new HashMap<>();
-    /** Whether a shutdown hook removes the masks left by commands still running when the agent ends. */
-    private static boolean drainOnExit;
-    /** Protected names that are directories when they exist: a missing one is masked with an empty directory. */
-    private static final Set<String> DIRECTORY_NAMES = Set.of(".git", ".agent");
 
     private final Path bwrap;
     private final List<Path> homes;
@@ -129,20 +121,11 @@ public final class Bubblewrap implements Sandbox {
 
     @Override
     public SandboxLaunch prepare(String commandLine, Path cwd, SandboxPolicy policy) throws SandboxException {
-        List<Path> masks = new ArrayList<>();
-        List<String> argv = argv(commandLine, cwd, policy, masks);
-        synchronized (MASKS) {
-            if (!masks.isEmpty() && !drainOnExit) {
-                Runtime.getRuntime().addShutdownHook(new Thread(Bubblewrap::drainMasks, "sandbox-masks"));
-                drainOnExit = true;
-            }
-            for (Path m : masks) MASKS.merge(m, 1, Integer::sum);
-        }
-        return new SandboxLaunch(argv, true, () -> removeMasks(masks));
+        return new SandboxLaunch(argv(commandLine, cwd, policy), true, () -> {});
     }
 
-    /** The argv for one command; {@code masks} receives the protected paths that are masked because they do not exist. */
-    List<String> argv(String commandLine, Path cwd, SandboxPolicy policy, List<Path> masks) throws SandboxException {
+    /** The argv for one command. */
+    List<String> argv(String commandLine, Path cwd, SandboxPolicy policy) throws SandboxException {
         List<String> a = new ArrayList<>(List.of(bwrap.toString(), "--unshare-all", "--die-with-parent", "--new-session",
                 "--cap-drop", "ALL"));
         for (String s : SYSTEM) {
@@ -197,23 +180,25 @@ public final class Bubblewrap implements Sandbox {
         if (policy.writable()) {
             for (Path r : roots) {
                 Set<Path> entries = new LinkedHashSet<>();
-                for (String name : SandboxPolicy.PROTECTED_NAMES) entries.add(r.resolve(name));
                 try (Stream<Path> list = Files.list(r)) {
                     list.filter(e -> SandboxPolicy.isProtected(e.getFileName().toString())).sorted().forEach(entries::add);
                 } catch (IOException e) {
                     throw new SandboxException("cannot list " + r + " to protect its configuration: " + e.getMessage());
                 }
-                for (Path e : entries) protect(a, e, masks);
+                for (Path e : entries) protect(a, e);
                 Path dir = real(cwd);
                 try {
-                    for (Path g : NestedRepositories.in(r, dir)) if (!entries.contains(g)) protect(a, g, masks);
+                    for (Path g : NestedRepositories.in(r, dir)) if (!entries.contains(g)) protect(a, g);
                 } catch (IOException e) {
                     throw new SandboxException("cannot search " + r + " for nested repositories: " + e.getMessage());
                 }
             }
         }
         // last: over the protected names' own read-only binds, so that a secrets file reads as empty in every mode
-        for (Path r : roots) for (Path s : SecretFiles.in(r)) a.addAll(List.of("--ro-bind", empty().toString(), s.toString()));
+        // (and in the paths listed or let read after a question: their secrets are not the workspace's either)
+        for (Path r : listed) {
+            if (Files.isDirectory(r)) for (Path s : SecretFiles.in(r)) a.addAll(List.of("--ro-bind", empty().toString(), s.toString()));
+        }
         a.addAll(List.of("--chdir", real(cwd).toString(), "--setenv", "TMPDIR", "/tmp", "--json-status-fd", "2",
                 "--", "/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", "bash", "-c", commandLine));
         return a;
@@ -272,51 +257,12 @@ public final class Bubblewrap implements Sandbox {
         }
     }
 
-    private static void protect(List<String> a, Path p, List<Path> masks) throws SandboxException {
+    /** Keeps an existing protected entry read-only; a missing one is left alone (see {@link CreatedProtectedNames}). */
+    private static void protect(List<String> a, Path p) throws SandboxException {
         if (Files.isSymbolicLink(p)) {
             throw new SandboxException(p + " is a symbolic link, so the sandbox cannot keep it read-only");
         }
-        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-            bind(a, "--ro-bind", p);
-        } else if (DIRECTORY_NAMES.contains(p.getFileName().toString())) {
-            // an empty read-only directory: git on the host skips an invalid .git directory and looks upward (an
-            // empty .git FILE would break it: "invalid gitfile format"), and mkdir .agent works once it is gone
-            a.addAll(List.of("--tmpfs", p.toString(), "--remount-ro", p.toString()));
-            masks.add(p);
-        } else {
-            a.addAll(List.of("--ro-bind", "/dev/null", p.toString()));
-            masks.add(p);
-        }
-    }
-
-    private static void removeMasks(List<Path> masks) {
-        synchronized (MASKS) {
-            for (Path m : masks) {
-                if (MASKS.merge(m, -1, Integer::sum) > 0) continue;
-                MASKS.remove(m);
-                removeMask(m);
-            }
-        }
-    }
-
-    /** On the way out (SIGTERM included) the masks of commands still running are removed too. */
-    private static void drainMasks() {
-        synchronized (MASKS) {
-            MASKS.keySet().forEach(Bubblewrap::removeMask);
-            MASKS.clear();
-        }
-    }
-
-    /** Removes the mount point a mask left on the host: an empty file, or an empty directory. */
-    private static void removeMask(Path m) {
-        try {
-            if (Files.isDirectory(m, LinkOption.NOFOLLOW_LINKS)
-                    || Files.isRegularFile(m, LinkOption.NOFOLLOW_LINKS) && Files.size(m) == 0) {
-                Files.delete(m); // a directory that is not empty is someone else's now and stays
-            }
-        } catch (IOException ignored) {
-            // someone else's now, or already gone
-        }
+        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) bind(a, "--ro-bind", p);
     }
 
     private static void tmpfs(List<String> a, String dir) {

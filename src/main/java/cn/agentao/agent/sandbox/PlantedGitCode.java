@@ -249,11 +249,8 @@ public final class PlantedGitCode {
 
     /** Renames a hook {@code NAME.disabled-by-agent} and takes away its execute bits. */
     private void disarm(Path hook, List<String> done) {
-        String name = hook.getFileName().toString();
-        Path target = hook.resolveSibling(name + DISABLED);
-        for (int i = 2; Files.exists(target, LinkOption.NOFOLLOW_LINKS); i++) target = hook.resolveSibling(name + DISABLED + "." + i);
         try {
-            Files.move(hook, target, StandardCopyOption.ATOMIC_MOVE);
+            Path target = moveAside(hook);
             if (!Files.isSymbolicLink(target)) {
                 Set<PosixFilePermission> perms = new java.util.HashSet<>(Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS));
                 perms.removeAll(Set.of(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_EXECUTE));
@@ -264,6 +261,15 @@ public final class PlantedGitCode {
             log.warn("could not disarm the hook {}: {}", hook, e.getMessage());
             done.add("hook " + shown(hook) + " could NOT be disarmed (" + e.getMessage() + "); remove it before using git there");
         }
+    }
+
+    /** Renames {@code p} (a link itself, not where it leads) {@code NAME.disabled-by-agent}, or {@code ….2}, … when taken. */
+    static Path moveAside(Path p) throws IOException {
+        String name = p.getFileName().toString();
+        Path target = p.resolveSibling(name + DISABLED);
+        for (int i = 2; Files.exists(target, LinkOption.NOFOLLOW_LINKS); i++) target = p.resolveSibling(name + DISABLED + "." + i);
+        Files.move(p, target, StandardCopyOption.ATOMIC_MOVE);
+        return target;
     }
 
     // ---- config ----

@@ -43,6 +43,25 @@ public final class SandboxDenials {
         return false;
     }
 
+    /**
+     * The paths of this machine a failed command could not read because the sandbox hides them: those named on a
+     * "No such file or directory" line that are hidden under the policy and do exist here (a file or a directory),
+     * in the order met, each once. Empty for a command that succeeded.
+     */
+    public static List<Path> hiddenReads(Integer exitCode, String output, Predicate<Path> hidden) {
+        if (exitCode == null || exitCode == 0 || output == null) return List.of();
+        java.util.LinkedHashSet<Path> out = new java.util.LinkedHashSet<>();
+        for (String line : output.split("\n")) {
+            if (!line.toLowerCase(Locale.ROOT).contains("no such file or directory")) continue;
+            Matcher m = PATH.matcher(line);
+            while (m.find()) {
+                Path p = Path.of(m.group()).normalize();
+                if (hiddenHere(p, hidden) && Files.exists(p)) out.add(p);
+            }
+        }
+        return List.copyOf(out);
+    }
+
     private static final Pattern PATH = Pattern.compile("/[^\\s:'\"`]+");
 
     private static boolean hiddenHere(Path p, Predicate<Path> hidden) {

@@ -43,8 +43,7 @@ class BubblewrapIT {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Files.createDirectories(ws.resolve(".git"));
         Path home = outsideTmp("home");
-        List<Path> masks = new ArrayList<>();
-        List<String> a = bwrap(home).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks);
+        List<String> a = bwrap(home).argv("make", ws, new SandboxPolicy(List.of(ws), true, false));
         String line = String.join(" ", a);
         assertEquals("/usr/bin/bwrap", a.get(0), "never from PATH");
         for (String must : List.of("--unshare-all", "--die-with-parent", "--new-session", "--cap-drop ALL", "--ro-bind /usr /usr",
@@ -58,11 +57,9 @@ class BubblewrapIT {
         Path real = ws.toRealPath();
         assertTrue(line.indexOf("--bind " + real + " " + real) > line.indexOf("--tmpfs /tmp"), "the root is bound after /tmp is hidden");
         assertTrue(line.contains("--ro-bind " + real.resolve(".git") + " " + real.resolve(".git")), line);
-        assertTrue(line.contains("--ro-bind /dev/null " + real.resolve(".env")), "a missing protected path is masked: " + line);
-        assertTrue(masks.contains(real.resolve(".agent")) && !masks.contains(real.resolve(".git")), masks.toString());
-        assertTrue(masks.contains(real.resolve(".envrc")), masks.toString());
-        assertTrue(line.contains("--tmpfs " + real.resolve(".agent") + " --remount-ro " + real.resolve(".agent")),
-                "a missing .agent is an empty read-only directory: " + line);
+        for (String missing : List.of(".env", ".envrc", ".agent", "AGENTS.md", "AGENTAO.md", "CLAUDE.md")) {
+            assertFalse(line.contains(real.resolve(missing).toString()), "a missing protected name is not masked: " + line);
+        }
         assertEquals(List.of("bash", "-c", "make"), a.subList(a.size() - 3, a.size()));
     }
 
@@ -70,7 +67,7 @@ class BubblewrapIT {
     void everyEnvFileAndEveryCaseOfAProtectedNameStaysReadOnly() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         for (String n : List.of(".env.local", ".env.production", "agents.md", "Agentao.MD", "notes.md")) Files.writeString(ws.resolve(n), "x");
-        String line = String.join(" ", bwrap(dir.resolve("home")).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>()));
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false)));
         Path real = ws.toRealPath();
         for (String n : List.of(".env.local", ".env.production", "agents.md", "Agentao.MD")) {
             assertTrue(line.contains("--ro-bind " + real.resolve(n) + " " + real.resolve(n)), n + ": " + line);
@@ -91,8 +88,7 @@ class BubblewrapIT {
         Files.writeString(ws.resolve("bare.git/HEAD"), "ref: refs/heads/main\n");
         Files.createDirectories(ws.resolve("node_modules/pkg/.git"));
         Files.createDirectories(ws.resolve("plain/objects")); // not a repository: no HEAD, no refs
-        List<Path> masks = new ArrayList<>();
-        String line = String.join(" ", bwrap(dir.resolve("home")).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks));
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("make", ws, new SandboxPolicy(List.of(ws), true, false)));
         Path real = ws.toRealPath();
         for (String p : List.of("sub/.git", "libs/a/b/.git", "mod/.git", "bare.git")) {
             assertTrue(line.contains("--ro-bind " + real.resolve(p) + " " + real.resolve(p)), p + ": " + line);
@@ -100,7 +96,6 @@ class BubblewrapIT {
         assertFalse(line.contains(real.resolve("node_modules").toString()), "dependency directories are not walked: " + line);
         assertFalse(line.contains(real.resolve("plain").toString()), line);
         assertFalse(line.contains(real.resolve(".git/hooks").toString()), "the top .git is not walked: " + line);
-        assertTrue(masks.stream().noneMatch(m -> m.startsWith(real.resolve("sub"))), "only existing nested .git are bound: " + masks);
     }
 
     @Test
@@ -114,14 +109,12 @@ class BubblewrapIT {
         Files.createDirectories(ws.resolve("sub/.git"));
         Files.writeString(ws.resolve("sub/lefthook.yml"), "pre-commit: {}\n");
         Files.writeString(ws.resolve("lefthook.yml.bak"), "x\n");
-        List<Path> masks = new ArrayList<>();
-        String line = String.join(" ", bwrap(dir.resolve("home")).argv("make", ws, new SandboxPolicy(List.of(ws), true, false), masks));
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("make", ws, new SandboxPolicy(List.of(ws), true, false)));
         Path real = ws.toRealPath();
         for (String p : List.of(".husky", ".pre-commit-config.yaml", "sub/lefthook.yml", "tools/hooks")) {
             assertTrue(line.contains("--ro-bind " + real.resolve(p) + " " + real.resolve(p)), p + ": " + line);
         }
         assertFalse(line.contains(".githooks") || line.contains("lefthook.yml.bak"), "missing ones are not masked: " + line);
-        assertTrue(masks.stream().noneMatch(m -> SandboxPolicy.HOOK_NAMES.contains(m.getFileName().toString())), masks.toString());
     }
 
     @Test
@@ -130,7 +123,7 @@ class BubblewrapIT {
         Path repo = Files.createDirectories(ws.resolve("node_modules/pkg"));
         Files.createDirectories(repo.resolve(".git"));
         Path cwd = Files.createDirectories(repo.resolve("src"));
-        String line = String.join(" ", bwrap(dir.resolve("home")).argv("git commit", cwd, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>()));
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("git commit", cwd, new SandboxPolicy(List.of(ws), true, false)));
         Path git = repo.toRealPath().resolve(".git");
         assertTrue(line.contains("--ro-bind " + git + " " + git), line);
     }
@@ -138,18 +131,16 @@ class BubblewrapIT {
     @Test
     void readOnlyBindsTheRootsReadOnlyAndProtectsNothingElse() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
-        List<Path> masks = new ArrayList<>();
-        String line = String.join(" ", bwrap(dir.resolve("home")).argv("ls", ws, new SandboxPolicy(List.of(ws), false, false), masks));
+        String line = String.join(" ", bwrap(dir.resolve("home")).argv("ls", ws, new SandboxPolicy(List.of(ws), false, false)));
         assertTrue(line.contains("--ro-bind " + ws.toRealPath() + " " + ws.toRealPath()), line);
         assertFalse(line.contains("--bind " + ws.toRealPath()) && !line.contains("--ro-bind " + ws.toRealPath()), line);
-        assertTrue(masks.isEmpty());
     }
 
     @Test
     void aHomeInsideTheWorkspaceStaysHidden() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Path home = Files.createDirectories(ws.resolve("home"));
-        List<String> a = bwrap(home).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>());
+        List<String> a = bwrap(home).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false));
         String line = String.join(" ", a);
         assertTrue(line.lastIndexOf("--tmpfs " + home.toAbsolutePath()) > line.indexOf("--bind " + ws.toRealPath()), line);
     }
@@ -161,7 +152,7 @@ class BubblewrapIT {
         for (boolean writable : List.of(false, true)) {
             for (Path root : List.of(home, link)) {
                 Sandbox.SandboxException e = assertThrows(Sandbox.SandboxException.class,
-                        () -> bwrap(home).argv("ls", root, new SandboxPolicy(List.of(root), writable, false), new ArrayList<>()), root.toString());
+                        () -> bwrap(home).argv("ls", root, new SandboxPolicy(List.of(root), writable, false)), root.toString());
                 assertTrue(e.getMessage().contains("hides"), e.getMessage());
             }
         }
@@ -172,7 +163,7 @@ class BubblewrapIT {
         Path home = dir.resolve("home");
         for (boolean writable : List.of(false, true)) {
             Sandbox.SandboxException e = assertThrows(Sandbox.SandboxException.class,
-                    () -> bwrap(home).argv("ls", Path.of("/"), new SandboxPolicy(List.of(Path.of("/")), writable, false), new ArrayList<>()));
+                    () -> bwrap(home).argv("ls", Path.of("/"), new SandboxPolicy(List.of(Path.of("/")), writable, false)));
             assertTrue(e.getMessage().contains("filesystem root"), e.getMessage());
         }
     }
@@ -182,7 +173,7 @@ class BubblewrapIT {
         Path top = outsideTmp("top");
         Path home = Files.createDirectories(top.resolve("u"));
         Files.writeString(home.resolve("secret.txt"), "SECRET\n");
-        String line = String.join(" ", bwrap(home).argv("ls", top, new SandboxPolicy(List.of(top), true, false), new ArrayList<>()));
+        String line = String.join(" ", bwrap(home).argv("ls", top, new SandboxPolicy(List.of(top), true, false)));
         assertTrue(line.lastIndexOf("--tmpfs " + home.toRealPath()) > line.indexOf("--bind " + top.toRealPath()), line);
         real();
         CommandRunner.Result r = run(new Bubblewrap(Bubblewrap.BWRAP, List.of(home)), "cat u/secret.txt; echo x > u/new", top, true);
@@ -196,7 +187,7 @@ class BubblewrapIT {
     void aMissingHiddenDirectoryGetsNoMountPoint() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Path gone = Path.of("target/no/such/home").toAbsolutePath(); // outside /tmp, which is hidden anyway
-        String line = String.join(" ", bwrap(gone).argv("ls", ws, new SandboxPolicy(List.of(ws), false, false), new ArrayList<>()));
+        String line = String.join(" ", bwrap(gone).argv("ls", ws, new SandboxPolicy(List.of(ws), false, false)));
         assertFalse(line.contains(gone.toString()), line);
     }
 
@@ -205,7 +196,7 @@ class BubblewrapIT {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Files.createSymbolicLink(ws.resolve(".agent"), Files.createDirectories(ws.resolve("decoy")));
         Sandbox.SandboxException e = assertThrows(Sandbox.SandboxException.class,
-                () -> bwrap(dir).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false), new ArrayList<>()));
+                () -> bwrap(dir).argv("ls", ws, new SandboxPolicy(List.of(ws), true, false)));
         assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
     }
 
@@ -234,12 +225,19 @@ class BubblewrapIT {
     }
 
     @Test
-    void workspaceWriteWritesTheWorkspaceButNotTheProtectedNamesAndLeavesNoMasks() throws Exception {
+    void workspaceWriteWritesTheWorkspaceAndTheProtectedNamesItCreatesAreMovedAside() throws Exception {
         Sandbox s = real();
         Path ws = Files.createDirectories(dir.resolve("rw"));
-        CommandRunner.Result r = run(s, "echo ok > made && echo x > .env; mkdir .agent; echo y > AGENTS.md; ls -a", ws, true);
+        CreatedProtectedNames created = CreatedProtectedNames.before(List.of(ws));
+        CommandRunner.Result r = run(s, "ls -a; echo ok > made && echo x > .env; mkdir .agent; echo y > AGENTS.md", ws, true);
+        List<String> moved = created.after();
         assertEquals("ok\n", Files.readString(ws.resolve("made")), r.output());
-        for (String name : SandboxPolicy.PROTECTED_NAMES) assertFalse(Files.exists(ws.resolve(name)), name + " left: " + r.output());
+        for (String name : SandboxPolicy.PROTECTED_NAMES) {
+            assertFalse(r.output().contains(name), "nothing in place of a missing " + name + ": " + r.output());
+            assertFalse(Files.exists(ws.resolve(name), java.nio.file.LinkOption.NOFOLLOW_LINKS), name + " left: " + r.output());
+        }
+        assertEquals("y\n", Files.readString(ws.resolve("AGENTS.md.disabled-by-agent")));
+        assertEquals(3, moved.size(), moved.toString());
     }
 
     @Test
@@ -304,7 +302,7 @@ class BubblewrapIT {
         Files.writeString(sub.resolve("a.txt"), "a\n");
         var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
-                return run(s, "touch started; while [ ! -e done ]; do sleep 0.1; done; mkdir .agent; ls -a", sub, true);
+                return run(s, "touch started; while [ ! -e done ]; do sleep 0.1; done; ls -a", sub, true);
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
@@ -312,12 +310,11 @@ class BubblewrapIT {
         while (!Files.exists(sub.resolve("started")) && !running.isDone()) Thread.sleep(50);
         assertFalse(running.isDone(), "the command runs: " + (running.isDone() ? running.get().output() : ""));
         String during = git(sub, "status", "--porcelain", "--untracked-files=all");
-        assertTrue(Files.isDirectory(sub.resolve(".git")), "masked while it runs");
+        assertFalse(Files.exists(sub.resolve(".git")), "nothing is put in its place while it runs");
         Files.writeString(sub.resolve("done"), "");
         CommandRunner.Result r = running.get(60, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(during.contains("a.txt"), "the host's git finds the repository above: " + during);
-        assertTrue(r.output().contains("File exists") || r.output().contains("Read-only"), r.output());
-        assertFalse(Files.exists(sub.resolve(".git")) || Files.exists(sub.resolve(".agent")), "no mask is left: " + r.output());
+        assertFalse(r.output().contains(".git") || r.output().contains(".agent"), r.output());
         assertTrue(git(sub, "status", "--porcelain", "--untracked-files=all").contains("a.txt"));
         Files.createDirectories(sub.resolve(".agent")); // the user's own .agent/ can be made afterwards
     }

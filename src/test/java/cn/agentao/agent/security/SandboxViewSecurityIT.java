@@ -93,9 +93,52 @@ class SandboxViewSecurityIT {
             // the read is asked like any other: the question to run it outside the sandbox, here rejected
             for (var q : o.questions()) assertTrue(q.path("toolCall").path("title").asText().contains("outside the sandbox"), q.toString());
         } else {
-            assertFalse(o.asked(), "read-only modes never leave the sandbox");
+            // read-only modes never leave the sandbox: at most the question to let it read that path, here rejected
+            for (var q : o.questions()) assertTrue(q.path("toolCall").path("title").asText().startsWith("Let the sandbox read "), q.toString());
         }
         assertFalse(h.everythingSentToModel().contains(OTHER), "nothing of the other project reached the model");
+    }
+
+    /**
+     * In read-only and plan, a command that failed because it read a path the sandbox hides asks to run again in the
+     * same read-only sandbox with that file or directory shown: allowed, the model gets what it read (and the
+     * command still writes nothing, and a .env inside the directory still reads as empty); rejected, it gets nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"read-only", "plan"})
+    void aHiddenReadIsAskedInReadOnlyModesAndRunsAgainInTheSandboxWithThatPath(String mode) throws Exception {
+        Path ws = h.newWorkspace();
+        String shared = "SHOWN-AFTER-A-QUESTION-" + mode;
+        Path data = Files.createDirectories(other.resolve("shared-" + mode));
+        Files.writeString(data.resolve("notes.txt"), shared + "\n");
+        Files.writeString(data.resolve(".env"), "API_KEY=" + OTHER + "\n");
+
+        h.answer("reject_once");
+        SecurityHarness.Outcome denied = h.runTool(ws, mode, "run_shell_command", shell("cat " + data + "/notes.txt"));
+        assertEquals(1, denied.questions().size(), denied.toolResult());
+        String title = denied.questions().get(0).path("toolCall").path("title").asText();
+        assertTrue(title.startsWith("Let the sandbox read " + data.resolve("notes.txt") + " (read-only)?"), title);
+        List<String> kinds = new ArrayList<>();
+        denied.questions().get(0).path("options").forEach(x -> kinds.add(x.path("kind").asText()));
+        assertEquals(List.of("allow_once", "reject_once"), kinds, "asked every time, never remembered");
+        assertFalse(denied.toolResult().contains(shared), denied.toolResult());
+        assertTrue(denied.toolResult().contains("declined"), denied.toolResult());
+
+        h.answer("allow_once");
+        SecurityHarness.Outcome file = h.runTool(ws, mode, "run_shell_command", shell("cat " + data + "/notes.txt"));
+        assertEquals(1, file.questions().size(), file.toolResult());
+        assertTrue(file.toolResult().contains("Run again in the read-only sandbox") && file.toolResult().contains(shared), file.toolResult());
+
+        // a directory: shown read-only, with its secrets still empty; nothing can be written there
+        Path marker = data.resolve("written");
+        SecurityHarness.Outcome dir = h.runTool(ws, mode, "run_shell_command",
+                shell("grep -r . " + data + "; touch " + marker));
+        assertEquals(1, dir.questions().size(), dir.toolResult());
+        assertTrue(dir.questions().get(0).path("toolCall").path("title").asText().startsWith("Let the sandbox read " + data + " "), dir.toString());
+        assertTrue(dir.toolResult().contains(shared), dir.toolResult());
+        assertFalse(dir.toolResult().contains(OTHER), "a .env in the shown directory reads as empty: " + dir.toolResult());
+        assertFalse(Files.exists(marker), "read-only: nothing was written");
+        assertFalse(h.everythingSentToModel().contains(OTHER));
     }
 
     @Test

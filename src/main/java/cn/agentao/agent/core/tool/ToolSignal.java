@@ -11,9 +11,17 @@ import java.util.List;
 public sealed interface ToolSignal {
     /**
      * The call failed inside the OS sandbox for lack of access; when its invocation is a {@link SandboxedInvocation}
-     * the core may offer to run it again outside.
+     * the core may offer to run it again outside (workspace-write), or, in a read-only sandbox, with one of
+     * {@code hiddenReads} shown read-only.
+     *
+     * @param hiddenReads the paths of this machine it could not read because the sandbox hides them (existing files
+     *                    or directories), in the order met; empty when it failed for other reasons
      */
-    record SandboxDenied() implements ToolSignal {}
+    record SandboxDenied(List<java.nio.file.Path> hiddenReads) implements ToolSignal {
+        public SandboxDenied {
+            hiddenReads = List.copyOf(hiddenReads);
+        }
+    }
 
     /** The session's plan as the call left it (the whole list); the core shows it to the user and records it. */
     record Plan(List<PlanEntry> entries) implements ToolSignal {

@@ -317,7 +317,12 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         }
         if (line.startsWith("!") && line.length() > 1) {
             String command = line.substring(1).strip();
-            runTurn(() -> session.runCommand(command));
+            printer.wholeOutput(true); // the user's own command: its output is for them, shown whole
+            try {
+                runTurn(() -> session.runCommand(command));
+            } finally {
+                printer.wholeOutput(false);
+            }
             return null;
         }
         List<ContentBlock> prompt = Mentions.attach(line, request.cwd(), w -> write(ansi.yellow("⚠ " + InertText.forTerminal(w)) + "\n"));

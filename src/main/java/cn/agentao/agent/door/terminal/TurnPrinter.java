@@ -43,6 +43,8 @@ final class TurnPrinter {
     private final Map<String, String> titles = new HashMap<>();
     private final Map<String, ToolKind> kinds = new HashMap<>();
     private final InertText.Stream streamed = new InertText.Stream();
+    /** Whether a command's output is shown whole rather than its last {@link #OUTPUT_TAIL} lines (the user's {@code !command}). */
+    private boolean wholeOutput;
 
     TurnPrinter(Screen screen, Ansi ansi) {
         this.screen = screen;
@@ -97,6 +99,11 @@ final class TurnPrinter {
         }
     }
 
+    /** Shows the output of the tool calls that follow whole (the user's own {@code !command}), or tailed again. */
+    synchronized void wholeOutput(boolean whole) {
+        wholeOutput = whole;
+    }
+
     /** The turn ended: the line being written is finished and anything held (a table) is shown. */
     synchronized void finish() {
         endStream();
@@ -138,7 +145,7 @@ final class TurnPrinter {
             } else if (c instanceof ToolCallContent.Content t && t.content() instanceof ContentBlock.Text text) {
                 List<String> lines = text.text().strip().lines().toList();
                 if (lines.isEmpty()) continue;
-                int from = Math.max(0, lines.size() - OUTPUT_TAIL);
+                int from = wholeOutput ? 0 : Math.max(0, lines.size() - OUTPUT_TAIL);
                 if (from > 0) line(ansi.dim("    … " + from + " lines above"));
                 for (String l : lines.subList(from, lines.size())) line(ansi.dim("    " + InertText.forTerminal(l)));
             }

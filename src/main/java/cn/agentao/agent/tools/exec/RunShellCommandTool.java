@@ -18,6 +18,7 @@ import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallLocation;
 import cn.agentao.agent.core.content.ToolKind;
 import cn.agentao.agent.sandbox.Confinement;
+import cn.agentao.agent.sandbox.CreatedProtectedNames;
 import cn.agentao.agent.sandbox.PlantedGitCode;
 import cn.agentao.agent.sandbox.Sandbox;
 import cn.agentao.agent.sandbox.SandboxDenials;
@@ -81,7 +82,7 @@ public final class RunShellCommandTool implements ShellTool {
         Integer timeout = ToolArgs.integer(args, "timeout");
         boolean outside = args.has("sandbox") && !args.get("sandbox").asBoolean(true);
         return new Invocation(ctx, command, dir, Duration.ofSeconds(timeout == null ? DEFAULT_TIMEOUT_S : timeout),
-                ToolArgs.string(args, "description"), outside);
+                ToolArgs.string(args, "description"), outside, List.of());
     }
 
     @Override
@@ -89,9 +90,12 @@ public final class RunShellCommandTool implements ShellTool {
         return prepare(Json.object().put("command", commandLine), ctx);
     }
 
-    /** @param outside run outside the sandbox (asked for, or approved after a failure inside) */
-    private record Invocation(ToolContext ctx, String command, Path dir, Duration timeout, String what, boolean outside)
-            implements SandboxedInvocation {
+    /**
+     * @param outside  run outside the sandbox (asked for, or approved after a failure inside)
+     * @param readable paths the user let this command read besides what the sandbox shows (read-only)
+     */
+    private record Invocation(ToolContext ctx, String command, Path dir, Duration timeout, String what, boolean outside,
+                              List<Path> readable) implements SandboxedInvocation {
         @Override
         public String title() {
             // the whole command, never cut short: the title is what a person approves (each door shows it inert)
@@ -108,7 +112,14 @@ public final class RunShellCommandTool implements ShellTool {
 
         @Override
         public ToolInvocation outsideSandbox() {
-            return new Invocation(ctx, command, dir, timeout, what, true);
+            return new Invocation(ctx, command, dir, timeout, what, true, List.of());
+        }
+
+        @Override
+        public ToolInvocation withReadable(Path path) {
+            List<Path> more = new java.util.ArrayList<>(readable);
+            more.add(path);
+            return new Invocation(ctx, command, dir, timeout, what, false, List.copyOf(more));
         }
 
         @Override
@@ -125,19 +136,30 @@ public final class RunShellCommandTool implements ShellTool {
                 }
             };
             Confinement box = outside ? null : ctx.sandbox();
+            if (box != null && !readable.isEmpty() && !box.policy().writable()) { // never a writable path, never outside
+                List<Path> shown = new java.util.ArrayList<>(box.policy().readablePaths());
+                shown.addAll(readable);
+                box = new Confinement(box.sandbox(), box.policy().withPaths(shown, box.policy().writablePaths()));
+            }
             // what a writable sandbox lets a command leave for the user's next git command is disarmed afterwards
             PlantedGitCode planted = box != null && box.policy().writable() ? PlantedGitCode.before(box.policy().roots(), dir) : null;
+            CreatedProtectedNames created = box != null && box.policy().writable() ? CreatedProtectedNames.before(box.policy().roots()) : null;
             CommandRunner.Result r;
             List<String> disarmed = List.of();
+            List<String> moved = List.of();
             try {
                 r = ctx.commands().run(new CommandRunner.Spec(command, dir, timeout, OUTPUT_LIMIT, box), listener, ctx.cancellation());
             } catch (Sandbox.SandboxException e) {
                 r = new CommandRunner.Result(null, null, "", false, false, false, null, e.getMessage());
             } finally {
+                if (created != null) moved = created.after(); // first: a .git moved aside is then disarmed as a new repository
                 if (planted != null) disarmed = planted.after();
             }
+            Confinement used = box;
             boolean denied = box != null && !r.timedOut() && !r.cancelled()
-                    && (r.sandboxFailure() != null || SandboxDenials.looksDenied(r.exitCode(), r.output(), p -> box.sandbox().hides(p, box.policy())));
+                    && (r.sandboxFailure() != null || !moved.isEmpty() || SandboxDenials.looksDenied(r.exitCode(), r.output(), p -> used.sandbox().hides(p, used.policy())));
+            List<Path> hidden = denied && !box.policy().writable()
+                    ? SandboxDenials.hiddenReads(r.exitCode(), r.output(), p -> used.sandbox().hides(p, used.policy())) : List.of();
 
             StringBuilder forModel = new StringBuilder(r.output());
             if (!r.output().isEmpty() && !r.output().endsWith("\n")) forModel.append('\n');
@@ -155,7 +177,8 @@ public final class RunShellCommandTool implements ShellTool {
             }
             if (denied) forModel.append("\n[It ran in the OS sandbox: ").append(box.policy().describe()).append(".]");
             if (!disarmed.isEmpty()) forModel.append('\n').append(PlantedGitCode.describe(disarmed));
-            boolean failed = r.timedOut() || r.cancelled() || r.exitCode() == null || r.exitCode() != 0 || r.sandboxFailure() != null;
+            if (!moved.isEmpty()) forModel.append('\n').append(CreatedProtectedNames.describe(moved));
+            boolean failed = !moved.isEmpty() || r.timedOut() || r.cancelled() || r.exitCode() == null || r.exitCode() != 0 || r.sandboxFailure() != null;
             List<ToolCallContent> display = r.terminalId() != null
                     ? List.of(new ToolCallContent.Terminal(r.terminalId(), null))
                     : List.of(ToolCallContent.text(r.output().length() > LocalCommandRunner.DISPLAY_CHARS
@@ -164,13 +187,17 @@ public final class RunShellCommandTool implements ShellTool {
                 display = new java.util.ArrayList<>(display);
                 display.add(ToolCallContent.text(PlantedGitCode.describe(disarmed)));
             }
+            if (!moved.isEmpty()) {
+                display = new java.util.ArrayList<>(display);
+                display.add(ToolCallContent.text(CreatedProtectedNames.describe(moved)));
+            }
             ObjectNode raw = Json.object();
             if (r.exitCode() != null) raw.put("exitCode", r.exitCode());
             if (r.signal() != null) raw.put("signal", r.signal());
             raw.put("timedOut", r.timedOut()).put("cancelled", r.cancelled()).put("truncated", r.truncated());
             raw.put("sandboxed", box != null);
             if (denied) raw.put("sandboxDenied", true);
-            return new ToolResult(forModel.toString(), display, failed, raw, denied ? new ToolSignal.SandboxDenied() : null);
+            return new ToolResult(forModel.toString(), display, failed, raw, denied ? new ToolSignal.SandboxDenied(hidden) : null);
         }
     }
 }

@@ -127,16 +127,8 @@ class AgoraDoorIT {
                     Script.textReply("done"));
             Map<String, String> env = env();
             env.put("HOME", home.toString());
-            AgentProcess p = AgentProcess.startIn(ws, env, "agora", "--url", server.url().toString(), "--agent-id", ID,
-                    "--space", "general", "--mode", "workspace-write");
-            agents.add(p);
-            server.awaitMember("general", ID, WAIT);
-            server.say("general", "alice", "@bot read it");
-            var answer = server.await(published("general"), WAIT);
-            String toolResult = "";
-            for (RecordedRequest r : model.requests()) {
-                for (var m : r.messages()) if ("tool".equals(m.path("role").asText())) toolResult += m.path("content").asText();
-            }
+            var answer = askInSpace(ws, env, "workspace-write");
+            String toolResult = toolResults();
             assertTrue(toolResult.contains("IN-THE-WORKSPACE"), "the workspace is there: " + toolResult);
             assertFalse(toolResult.contains(secret), "another project is not: " + toolResult);
             assertFalse(toolResult.contains("CACHED-IN-HOME"), "nor the home's tool chains: " + toolResult);
@@ -146,6 +138,54 @@ class AgoraDoorIT {
             assertFalse(text.contains("needs an approval"), "no question was put to the space: " + text);
         } finally {
             for (String f : List.of(".env")) Files.deleteIfExists(other.resolve(f));
+            Files.deleteIfExists(other);
+        }
+    }
+
+    /** Starts the agent in {@code ws} joined to the space in {@code mode}, says "@bot read it" there; returns its answer. */
+    private AgoraTestServer.Received askInSpace(Path ws, Map<String, String> env, String mode) throws Exception {
+        AgentProcess p = AgentProcess.startIn(ws, env, "agora", "--url", server.url().toString(), "--agent-id", ID,
+                "--space", "general", "--mode", mode);
+        agents.add(p);
+        server.awaitMember("general", ID, WAIT);
+        server.say("general", "alice", "@bot read it");
+        return server.await(published("general"), WAIT);
+    }
+
+    /** Every tool result the model was sent, joined. */
+    private String toolResults() {
+        String toolResult = "";
+        for (RecordedRequest r : model.requests()) {
+            for (var m : r.messages()) if ("tool".equals(m.path("role").asText())) toolResult += m.path("content").asText();
+        }
+        return toolResult;
+    }
+
+    /**
+     * In read-only mode a space's command that fails because it read a path the sandbox hides is not offered a run
+     * with that path shown (the local user would be asked): refused without a question, and the model is told why.
+     */
+    @Test
+    void aSpacesHiddenReadInReadOnlyModeIsNotOfferedToBeShown() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cn.agentao.agent.sandbox.Sandboxes.fromEnvironment(System.getenv()).available(),
+                "bubblewrap works here");
+        String secret = "OTHER-PROJECT-" + System.nanoTime();
+        Path other = Files.createTempDirectory(Files.createDirectories(Path.of("/var/tmp")), "agora-other");
+        Path ws = Files.createDirectories(tmp.resolve("ws"));
+        try {
+            Files.writeString(other.resolve("data.txt"), secret + "\n");
+            model.when(lastUserMessageContains("read it")).reply(
+                    Script.reply().toolCall("call_read", "run_shell_command",
+                            Json.object().put("command", "cat " + other + "/data.txt").toString(), 2),
+                    Script.textReply("done"));
+            var answer = askInSpace(ws, env(), "read-only");
+            String toolResult = toolResults();
+            assertFalse(toolResult.contains(secret), toolResult);
+            assertTrue(toolResult.contains("Not run again with " + other.resolve("data.txt") + " shown"), toolResult);
+            String text = data(answer).path("text").asText();
+            assertFalse(text.contains("needs an approval"), "no question was put to the space: " + text);
+        } finally {
+            Files.deleteIfExists(other.resolve("data.txt"));
             Files.deleteIfExists(other);
         }
     }

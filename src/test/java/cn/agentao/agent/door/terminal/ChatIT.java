@@ -487,6 +487,14 @@ class ChatIT {
         send("what did it print?", "I see the output");
         assertTrue(model.requests().get(0).messages().toString().contains("MARKER-42"), "the output is in the conversation");
 
+        term.type("!seq 101 160");
+        term.press("Enter");
+        term.awaitText("    160");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("    160")).contains(PROMPT));
+        String shown = term.screen();
+        for (int i = 101; i <= 160; i++) assertTrue(shown.contains("    " + i + "\n"), i + " shown: the user's own output is whole:\n" + shown);
+        assertFalse(shown.contains("lines above"), shown);
+
         term.type("!echo X > .env");
         term.press("Enter");
         term.awaitText("[y]"); // a write to .env asks, as the model's own command would
