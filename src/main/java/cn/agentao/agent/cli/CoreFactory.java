@@ -37,5 +37,6 @@ public final class CoreFactory {
         SmcpToolSource.register(sessions, env, configDir); // the A2C-SMCP office of config.json, if any
         RemoteAgents.register(sessions, env, configDir);   // config.json "a2aAgents": remote agents as tools
         sessions.addConnector(new McpStartup(env, TrustedProjects.forUser(env))); // each session's MCP servers
+        sessions.addConnector(new cn.agentao.agent.tools.skills.SkillTools()); // activate_skill and /skill-name
     }
 }

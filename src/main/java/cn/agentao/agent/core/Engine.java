@@ -127,6 +127,13 @@ public final class Engine {
 
     List<AvailableCommand> commands(Session session) { return commands.available(session); }
 
+    /** The session's skills (the project's only when the user trusts it); what was skipped is a notice. */
+    cn.agentao.agent.skills.SkillCatalog discoverSkills(Session session) {
+        var found = cn.agentao.agent.skills.SkillCatalog.discover(session.cwd(), configDir, trust.trusted(session.cwd()));
+        found.notices().forEach(session::notice);
+        return found;
+    }
+
     /** A session as its connectors see it while it opens. */
     private final class ConnectorView implements ConnectorSession {
         private final Session session;
@@ -146,6 +153,7 @@ public final class Engine {
         @Override public void commandsChanged() { if (session.isReady()) Engine.this.commandsChanged(session); }
         @Override public void onClose(AutoCloseable resource) { session.closeWith(resource); }
         @Override public void whenReady(Runnable task) { session.whenReady(task); }
+        @Override public cn.agentao.agent.skills.SkillCatalog skills() { return session.skills(); }
         @Override public void projectTrustChanged() { settings.reloadConfiguration(session.cwd()); }
     }
 

@@ -63,6 +63,7 @@ public final class Session {
     private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
     private final List<Runnable> whenReady = new ArrayList<>(); // guarded by this
     private volatile Runnable onClose = () -> { };
+    private final java.util.concurrent.atomic.AtomicReference<cn.agentao.agent.skills.SkillCatalog> skills = new java.util.concurrent.atomic.AtomicReference<>();
 
     Session(String id, SessionService.Spec spec, Host host, Engine engine, SessionJournal journal) {
         this.id = id;
@@ -295,6 +296,15 @@ public final class Session {
     /** The slash commands connectors gave the session (MCP prompts). */
     List<CommandSource> commandSources() { return commandSources; }
     void addCommands(CommandSource commands) { commandSources.add(commands); }
+    /** The session's skills, found on first use (a turn, the command list), never while it opens. */
+    public cn.agentao.agent.skills.SkillCatalog skills() {
+        cn.agentao.agent.skills.SkillCatalog s = skills.get();
+        if (s != null) return s;
+        synchronized (skills) {
+            if (skills.get() == null) skills.set(engine.discoverSkills(this));
+            return skills.get();
+        }
+    }
     /** Closed with the session (its MCP servers). */
     void closeWith(AutoCloseable resource) { resources.add(resource); }
 

@@ -1,6 +1,7 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.permission.Mode;
+import cn.agentao.agent.skills.Skill;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,10 +25,16 @@ public final class SystemPrompt {
     static final int MAX_INSTRUCTION_CHARS = 64 * 1024;
 
     /** What the prompt is composed from; {@code tools} are the names of the tools offered this turn. */
-    public record Context(Path cwd, List<Path> extraRoots, Mode mode, Set<String> tools, String platform, LocalDate today) {
+    public record Context(Path cwd, List<Path> extraRoots, Mode mode, Set<String> tools, String platform, LocalDate today,
+                          List<Skill> skills) {
         public Context {
             extraRoots = List.copyOf(extraRoots);
             tools = Set.copyOf(tools);
+            skills = List.copyOf(skills);
+        }
+
+        public Context(Path cwd, List<Path> extraRoots, Mode mode, Set<String> tools, String platform, LocalDate today) {
+            this(cwd, extraRoots, mode, tools, platform, today, List.of());
         }
     }
 
@@ -37,7 +44,7 @@ public final class SystemPrompt {
     static String forTurn(Session session, Collection<String> tools) {
         Mode mode = Mode.fromId(session.modeId()).orElse(Mode.DEFAULT);
         return compose(new Context(session.cwd(), session.additionalDirectories(), mode, Set.copyOf(tools),
-                System.getProperty("os.name") + " " + System.getProperty("os.arch"), LocalDate.now()));
+                System.getProperty("os.name") + " " + System.getProperty("os.arch"), LocalDate.now(), session.skills().all()));
     }
 
     public static String compose(Context c) {
@@ -59,6 +66,7 @@ public final class SystemPrompt {
         s.put("work", work(c.mode()));
         s.put("untrusted-input", untrustedInput());
         s.put("output", output());
+        if (!c.skills().isEmpty()) s.put("skills", skills(c));
         String instructions = projectInstructions(c.cwd());
         if (!instructions.isEmpty()) s.put("project-instructions", instructions);
         return s;
@@ -172,6 +180,15 @@ public final class SystemPrompt {
                 code and commands. Refer to files by workspace-relative path, with a line number when it helps \
                 (`src/app.js:42`). Do not paste large files back; summarise what changed. Never emit terminal control \
                 sequences.""";
+    }
+
+    private static String skills(Context c) {
+        StringBuilder sb = new StringBuilder("# Skills\n");
+        sb.append("Skills are instructions for particular tasks, written by the user or the project. When a task matches a ")
+                .append("skill's description, call `activate_skill` with its name before you start, and follow what it says ")
+                .append("within the rules above. The skills:\n");
+        for (Skill k : c.skills()) sb.append("- ").append(k.name()).append(": ").append(k.description().replaceAll("\\s+", " ")).append('\n');
+        return sb.toString();
     }
 
     /** AGENTS.md, AGENTAO.md and CLAUDE.md at the workspace root, each when present and inside the workspace. */

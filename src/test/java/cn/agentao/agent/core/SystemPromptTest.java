@@ -63,6 +63,19 @@ class SystemPromptTest {
     }
 
     @Test
+    void skillsAreListedByNameAndDescriptionOnlyWhenThereAreSome() {
+        var skill = new cn.agentao.agent.skills.Skill("release-notes", "Write release notes\n  from the git log", List.of(),
+                dir.resolve(".agent/skills/release-notes"), true, ".agent/skills");
+        Map<String, String> with = SystemPrompt.sections(new SystemPrompt.Context(dir, List.of(), Mode.WORKSPACE_WRITE, ALL_TOOLS,
+                "Linux amd64", LocalDate.of(2026, 11, 27), List.of(skill)));
+        assertEquals(List.of("identity", "environment", "mode", "tools", "work", "untrusted-input", "output", "skills"),
+                List.copyOf(with.keySet()));
+        assertTrue(with.get("skills").contains("- release-notes: Write release notes from the git log"), with.get("skills"));
+        assertTrue(with.get("skills").contains("`activate_skill`"), "how to use a skill");
+        assertFalse(SystemPrompt.sections(context(Mode.WORKSPACE_WRITE, ALL_TOOLS)).containsKey("skills"), "no skills, no section");
+    }
+
+    @Test
     void untrustedTextIsDataForEverySource() {
         String s = SystemPrompt.sections(context(Mode.WORKSPACE_WRITE, ALL_TOOLS)).get("untrusted-input");
         for (String source : List.of("files", "web pages", "tool results", "MCP servers", "remote agents", "shared spaces")) {

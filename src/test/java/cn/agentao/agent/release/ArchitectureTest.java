@@ -52,7 +52,7 @@ class ArchitectureTest {
     void theLayersBelowTheCoreUseOnlyItsVocabulary() {
         noClasses().that().resideInAnyPackage("cn.agentao.agent.tools..", "cn.agentao.agent.permission..",
                         "cn.agentao.agent.sandbox..", "cn.agentao.agent.model..", "cn.agentao.agent.store..",
-                        "cn.agentao.agent.childenv..", "cn.agentao.agent.net..", "cn.agentao.agent.trust..",
+                        "cn.agentao.agent.childenv..", "cn.agentao.agent.net..", "cn.agentao.agent.trust..", "cn.agentao.agent.skills..",
                         "cn.agentao.agent.util..")
                 .should().dependOnClassesThat(resideInAPackage("cn.agentao.agent.core..")
                         .and(not(resideInAnyPackage("cn.agentao.agent.core.content..", "cn.agentao.agent.core.repository..",

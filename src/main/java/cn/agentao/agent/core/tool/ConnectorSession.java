@@ -47,6 +47,9 @@ public interface ConnectorSession {
     /** Runs {@code task} on its own thread once the session is ready (e.g. a question for its user). */
     void whenReady(Runnable task);
 
+    /** The session's skills ({@code .agent/skills/}, …), found on the first call, not while the session opens. */
+    cn.agentao.agent.skills.SkillCatalog skills();
+
     /** The project's trust changed: its configuration (the project's .env, models) is read afresh. */
     void projectTrustChanged();
 }
