@@ -235,6 +235,7 @@ public final class Session {
         }
 
         private TurnResult finish(java.util.function.Supplier<StopReason> body) {
+            HeapTrim.turnStarted();
             try {
                 StopReason reason = body.get();
                 synchronized (this) {
@@ -245,6 +246,7 @@ public final class Session {
                     journal.release();
                 } finally {
                     activeTurn.compareAndSet(this, null);
+                    HeapTrim.turnEnded();
                 }
             }
         }
