@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class HeapTrim {
     /** Growth of the committed heap since the last trim that makes a full collection worth its pause. */
-    static final long GROWTH = 32L << 20;
+    static final long GROWTH = 16L << 20;
     /** How long the process must have no running turn before the collection (the answer is written by then). */
     static final long IDLE_MS = 500;
 

@@ -61,6 +61,8 @@ class HeapTrimIT {
                     Thread.sleep(1000);
                     afterLong = rssKb(agent.pid());
                 }
+                System.out.println("RSS after a " + SHORT + "-chunk answer " + afterShort / 1024 + " MB, after a " + LONG
+                        + "-chunk answer " + afterLong / 1024 + " MB");
                 assertTrue(afterLong <= afterShort * 3 / 2, "RSS after a " + SHORT + "-chunk answer " + afterShort / 1024
                         + " MB, still " + afterLong / 1024 + " MB a minute after a " + LONG + "-chunk answer");
             } finally {
