@@ -241,6 +241,7 @@ public final class Session {
         }
 
         private TurnResult finish(java.util.function.Supplier<StopReason> body) {
+            HeapTrim.turnStarted();
             try {
                 StopReason reason = body.get();
                 synchronized (this) {
@@ -251,6 +252,7 @@ public final class Session {
                     journal.release();
                 } finally {
                     activeTurn.compareAndSet(this, null);
+                    HeapTrim.turnEnded();
                 }
             }
         }
