@@ -49,18 +49,20 @@ final class JsonRpcHandler {
             return;
         }
         boolean v1 = A2aV1Wire.VERSION.equals(version);
+        // errors in 1.0's shape (with ErrorInfo) for every version but 0.3's: a newer client reads them best
+        boolean v1Errors = version != null && !version.equals(V03);
         JsonNode request;
         try {
             request = Json.mapper().readTree(body);
         } catch (JacksonException e) {
-            respond(exchange, error(NullNode.instance, ErrorCodes.PARSE_ERROR, "Invalid JSON payload", v1));
+            respond(exchange, error(NullNode.instance, ErrorCodes.PARSE_ERROR, "Invalid JSON payload", v1Errors));
             return;
         }
         JsonNode id = request != null && request.has("id") ? request.get("id") : NullNode.instance;
         if (request == null || !request.isObject() || !"2.0".equals(request.path("jsonrpc").asText())
                 || !request.path("method").isTextual() || !(id.isTextual() || id.isNumber() || id.isNull())) {
             respond(exchange, error(id.isContainerNode() ? NullNode.instance : id, ErrorCodes.INVALID_REQUEST,
-                    "Request payload validation error: a JSON-RPC 2.0 request object is expected", v1));
+                    "Request payload validation error: a JSON-RPC 2.0 request object is expected", v1Errors));
             return;
         }
         String method = request.path("method").asText();
@@ -76,12 +78,12 @@ final class JsonRpcHandler {
             if (v1) handleV1(exchange, id, method, params, caller);
             else handleV03(exchange, id, method, params, caller);
         } catch (A2aException e) {
-            ObjectNode r = error(id, e.code(), e.getMessage(), v1);
+            ObjectNode r = error(id, e.code(), e.getMessage(), v1Errors);
             if (streaming) streamError(exchange, r);
             else respond(exchange, r);
         } catch (RuntimeException e) {
             log.error("{} failed", method, e);
-            ObjectNode r = error(id, ErrorCodes.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName(), v1);
+            ObjectNode r = error(id, ErrorCodes.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName(), v1Errors);
             if (streaming) streamError(exchange, r);
             else respond(exchange, r);
         }
