@@ -71,7 +71,7 @@ final class JsonRpcHandler {
         try {
             if (version != null && !v1 && !version.equals(V03)) {
                 throw new A2aException(A2aException.VERSION_NOT_SUPPORTED, "A2A-Version " + version
-                        + " is not supported: this agent speaks " + A2aV1Wire.VERSION + " and " + V03 + " (no A2A-Version)");
+                        + " is not supported: send A2A-Version: " + A2aV1Wire.VERSION + ", or none (or " + V03 + ") for A2A 0.3");
             }
             if (v1 && params.isMissingNode()) params = Json.object();
             if (!params.isObject()) throw A2aException.invalidParams("params must be an object");
@@ -213,7 +213,8 @@ final class JsonRpcHandler {
 
     /** A streaming method's error: an event stream of the one JSON-RPC error, as its events would have come. */
     private static void streamError(HttpExchange exchange, ObjectNode response) throws IOException {
-        OutputStream out = openStream(exchange);
+        // a failure in the middle of a stream ends it with the error; before it began, the error is the whole stream
+        OutputStream out = exchange.getResponseCode() == -1 ? openStream(exchange) : exchange.getResponseBody();
         out.write(("data: " + response + "\n\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
