@@ -244,7 +244,7 @@ class A2aDoorSecurityIT {
         return request(port, "POST", "/", headers, body);
     }
 
-    private static Response request(int port, String method, String path, Map<String, String> headers, String body) throws IOException {
+    static Response request(int port, String method, String path, Map<String, String> headers, String body) throws IOException {
         StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
         headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
         head.append("Connection: close\r\n");

@@ -44,6 +44,7 @@ public final class A2aServer implements AutoCloseable {
     private final String tokenCaller;
     private final String baseUrl;
     private final byte[] card;
+    private final String cardEtag;
     private volatile boolean stopped;
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(A2aServer.class);
 
@@ -54,6 +55,7 @@ public final class A2aServer implements AutoCloseable {
         this.tokenCaller = token == null ? null : "token:" + fingerprint(token);
         this.baseUrl = baseUrl;
         this.card = card;
+        this.cardEtag = "\"" + fingerprint(card) + "\"";
     }
 
     /** Whether the host name or address is loopback only (an unresolvable name is not). */
@@ -125,6 +127,13 @@ public final class A2aServer implements AutoCloseable {
                     HttpDoorGuard.plain(exchange, 405, "use GET");
                     return;
                 }
+                // the card changes only with a restart: caches may keep it a while and revalidate it by its ETag
+                exchange.getResponseHeaders().set("Cache-Control", "public, max-age=300");
+                exchange.getResponseHeaders().set("ETag", cardEtag);
+                if (matches(exchange.getRequestHeaders().getFirst("If-None-Match"), cardEtag)) {
+                    exchange.sendResponseHeaders(304, -1);
+                    return;
+                }
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
                 exchange.sendResponseHeaders(200, method.equals("HEAD") ? -1 : card.length);
                 if (!method.equals("HEAD")) exchange.getResponseBody().write(card);
@@ -144,8 +153,41 @@ public final class A2aServer implements AutoCloseable {
                 HttpDoorGuard.plain(exchange, 405, "use POST with a JSON-RPC request");
                 return;
             }
-            rpc.handle(exchange, caller);
+            rpc.handle(exchange, caller, requestedVersion(exchange));
         }
+    }
+
+    /** Whether an {@code If-None-Match} header names the ETag (or is {@code *}). */
+    private static boolean matches(String ifNoneMatch, String etag) {
+        if (ifNoneMatch == null) return false;
+        for (String tag : ifNoneMatch.split(",")) {
+            String t = tag.strip();
+            if (t.startsWith("W/")) t = t.substring(2);
+            if (t.equals("*") || t.equals(etag)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * The {@code A2A-Version} the request asks for: its header, else its query parameter; null (or empty) is none,
+     * which A2A reads as 0.3.
+     */
+    static String requestedVersion(HttpExchange exchange) {
+        String v = exchange.getRequestHeaders().getFirst("A2A-Version");
+        if (v == null || v.isBlank()) {
+            String query = exchange.getRequestURI().getRawQuery();
+            if (query != null) {
+                for (String pair : query.split("&")) {
+                    int eq = pair.indexOf('=');
+                    String name = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                    if (name.equalsIgnoreCase("A2A-Version") && eq >= 0) {
+                        v = java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                        break;
+                    }
+                }
+            }
+        }
+        return v == null || v.isBlank() ? null : v.strip();
     }
 
     /**

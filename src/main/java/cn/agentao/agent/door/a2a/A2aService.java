@@ -140,7 +140,7 @@ final class A2aService {
             throw A2aException.invalidRequest("task " + task.id() + " was started with another credential; only its caller may answer it");
         }
         if (task.isTerminal()) {
-            throw A2aException.invalidRequest("task " + task.id() + " is " + task.state() + " and cannot take more messages; "
+            throw A2aException.unsupported("task " + task.id() + " is " + task.state() + " and cannot take more messages; "
                     + "send a new message in its context instead");
         }
         if (!tasks.isLocal(task)) {
@@ -206,6 +206,11 @@ final class A2aService {
 
     A2aTask task(JsonNode params) throws A2aException {
         return task(requireString(params, "id"));
+    }
+
+    /** The tasks of this process the caller started (1.0's ListTasks shows a caller only its own). */
+    List<A2aTask> tasksOf(String caller) {
+        return tasks.all().stream().filter(t -> caller.equals(t.owner())).toList();
     }
 
     ObjectNode get(JsonNode params) throws A2aException {

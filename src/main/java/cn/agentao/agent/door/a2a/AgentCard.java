@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The A2A 0.3 agent card: who the agent is, where its JSON-RPC endpoint is, what it can do, how to authenticate. */
+/** The agent card, read by A2A 0.3 and 1.0 clients: who the agent is, where its JSON-RPC endpoint is, what it can do, how to authenticate. */
 final class AgentCard {
     static final String PROTOCOL_VERSION = "0.3.0";
     static final String BEARER_SCHEME = "bearer";
@@ -24,6 +24,10 @@ final class AgentCard {
                         + "project's files and runs commands in a sandbox, asking before anything its mode does not allow.")
                 .put("url", endpointUrl).put("preferredTransport", "JSONRPC").put("version", version);
         card.putArray("additionalInterfaces").addObject().put("url", endpointUrl).put("transport", "JSONRPC");
+        // A2A 1.0 reads supportedInterfaces (the same endpoint; 1.0 asked for with A2A-Version: 1.0), 0.3 the fields above
+        ArrayNode interfaces = card.putArray("supportedInterfaces");
+        interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "JSONRPC").put("protocolVersion", A2aV1Wire.VERSION);
+        interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "JSONRPC").put("protocolVersion", "0.3");
         card.putObject("capabilities").put("streaming", true).put("pushNotifications", true).put("stateTransitionHistory", false);
         card.putArray("defaultInputModes").add("text/plain").add("application/json").add("image/*");
         card.putArray("defaultOutputModes").add("text/plain");

@@ -23,9 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The JSON-RPC binding of A2A 0.3 over one HTTP exchange: a single JSON response, or for {@code message/stream}
- * and {@code tasks/resubscribe} a Server-Sent Events stream of JSON-RPC responses (the task first, then its
- * status and artifact updates, ending with the update marked {@code final}). Errors are A2A's, never a trace.
+ * The JSON-RPC binding of A2A 0.3 and, with {@code A2A-Version: 1.0}, of A2A 1.0 over one HTTP exchange: a single
+ * JSON response, or for the streaming methods a Server-Sent Events stream of JSON-RPC responses (the task first,
+ * then its status and artifact updates, ending with the update marked {@code final}), their errors included.
+ * Errors are A2A's, never a trace.
  */
 final class JsonRpcHandler {
     private static final Logger log = LoggerFactory.getLogger(JsonRpcHandler.class);
@@ -37,62 +38,120 @@ final class JsonRpcHandler {
 
     JsonRpcHandler(A2aService service) { this.service = service; }
 
-    /** One JSON-RPC request; {@code caller} names the credential it came with (see {@code A2aServer}). */
-    void handle(HttpExchange exchange, String caller) throws IOException {
+    /**
+     * One JSON-RPC request; {@code caller} names the credential it came with (see {@code A2aServer}), {@code version}
+     * the {@code A2A-Version} it asked for (null: none, i.e. 0.3).
+     */
+    void handle(HttpExchange exchange, String caller, String version) throws IOException {
         byte[] body = readBody(exchange.getRequestBody());
         if (body == null) {
             HttpDoorGuard.plain(exchange, 413, "request larger than " + MAX_BODY_BYTES + " bytes");
             return;
         }
+        boolean v1 = A2aV1Wire.VERSION.equals(version);
+        // errors in 1.0's shape (with ErrorInfo) for every version but 0.3's: a newer client reads them best
+        boolean v1Errors = version != null && !version.equals(V03);
         JsonNode request;
         try {
             request = Json.mapper().readTree(body);
         } catch (JacksonException e) {
-            respond(exchange, error(NullNode.instance, ErrorCodes.PARSE_ERROR, "Invalid JSON payload"));
+            respond(exchange, error(NullNode.instance, ErrorCodes.PARSE_ERROR, "Invalid JSON payload", v1Errors));
             return;
         }
         JsonNode id = request != null && request.has("id") ? request.get("id") : NullNode.instance;
         if (request == null || !request.isObject() || !"2.0".equals(request.path("jsonrpc").asText())
                 || !request.path("method").isTextual() || !(id.isTextual() || id.isNumber() || id.isNull())) {
             respond(exchange, error(id.isContainerNode() ? NullNode.instance : id, ErrorCodes.INVALID_REQUEST,
-                    "Request payload validation error: a JSON-RPC 2.0 request object is expected"));
+                    "Request payload validation error: a JSON-RPC 2.0 request object is expected", v1Errors));
             return;
         }
         String method = request.path("method").asText();
         JsonNode params = request.path("params");
+        boolean streaming = STREAMING.contains(method);
         try {
-            if (!params.isObject()) throw A2aException.invalidParams("params must be an object");
-            switch (method) {
-                case "message/send" -> {
-                    A2aService.Started s = service.send(params, caller);
-                    boolean blocking = params.path("configuration").path("blocking").asBoolean(true);
-                    if (blocking) awaitPause(s);
-                    else s.start().run();
-                    respond(exchange, result(id, s.task().snapshot(A2aService.historyLength(params.path("configuration")))));
-                }
-                case "message/stream" -> {
-                    A2aService.Started s = service.send(params, caller);
-                    stream(exchange, id, s.task(), s.start());
-                }
-                case "tasks/resubscribe" -> stream(exchange, id, service.task(params), null);
-                case "tasks/get" -> respond(exchange, result(id, service.get(params)));
-                case "tasks/cancel" -> respond(exchange, result(id, service.cancel(params)));
-                case "tasks/pushNotificationConfig/set" -> respond(exchange, result(id, service.setPushConfig(params)));
-                case "tasks/pushNotificationConfig/get" -> respond(exchange, result(id, service.getPushConfig(params)));
-                case "tasks/pushNotificationConfig/list" -> respond(exchange, result(id, service.listPushConfigs(params)));
-                case "tasks/pushNotificationConfig/delete" -> {
-                    service.deletePushConfig(params);
-                    respond(exchange, result(id, NullNode.instance));
-                }
-                case "agent/getAuthenticatedExtendedCard" -> throw new A2aException(-32007,
-                        "Authenticated Extended Card is not configured");
-                default -> throw new A2aException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method);
+            if (version != null && !v1 && !version.equals(V03)) {
+                throw new A2aException(A2aException.VERSION_NOT_SUPPORTED, "A2A-Version " + version
+                        + " is not supported: send A2A-Version: " + A2aV1Wire.VERSION + ", or none (or " + V03 + ") for A2A 0.3");
             }
+            if (v1 && params.isMissingNode()) params = Json.object();
+            if (!params.isObject()) throw A2aException.invalidParams("params must be an object");
+            if (v1) handleV1(exchange, id, method, params, caller);
+            else handleV03(exchange, id, method, params, caller);
         } catch (A2aException e) {
-            respond(exchange, error(id, e.code(), e.getMessage()));
+            ObjectNode r = error(id, e.code(), e.getMessage(), v1Errors);
+            if (streaming) streamError(exchange, r);
+            else respond(exchange, r);
         } catch (RuntimeException e) {
             log.error("{} failed", method, e);
-            respond(exchange, error(id, ErrorCodes.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName()));
+            ObjectNode r = error(id, ErrorCodes.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName(), v1Errors);
+            if (streaming) streamError(exchange, r);
+            else respond(exchange, r);
+        }
+    }
+
+    /** The methods whose answer is an event stream, errors included (0.3's and 1.0's). */
+    private static final java.util.Set<String> STREAMING = java.util.Set.of("message/stream", "tasks/resubscribe",
+            "SendStreamingMessage", "SubscribeToTask");
+    private static final String V03 = "0.3";
+
+    private void handleV03(HttpExchange exchange, JsonNode id, String method, JsonNode params, String caller) throws IOException, A2aException {
+        switch (method) {
+            case "message/send" -> {
+                A2aService.Started s = service.send(params, caller);
+                boolean blocking = params.path("configuration").path("blocking").asBoolean(true);
+                if (blocking) awaitPause(s);
+                else s.start().run();
+                respond(exchange, result(id, s.task().snapshot(A2aService.historyLength(params.path("configuration")))));
+            }
+            case "message/stream" -> {
+                A2aService.Started s = service.send(params, caller);
+                stream(exchange, id, s.task(), s.start(), e -> e);
+            }
+            case "tasks/resubscribe" -> stream(exchange, id, service.task(params), null, e -> e);
+            case "tasks/get" -> respond(exchange, result(id, service.get(params)));
+            case "tasks/cancel" -> respond(exchange, result(id, service.cancel(params)));
+            case "tasks/pushNotificationConfig/set" -> respond(exchange, result(id, service.setPushConfig(params)));
+            case "tasks/pushNotificationConfig/get" -> respond(exchange, result(id, service.getPushConfig(params)));
+            case "tasks/pushNotificationConfig/list" -> respond(exchange, result(id, service.listPushConfigs(params)));
+            case "tasks/pushNotificationConfig/delete" -> {
+                service.deletePushConfig(params);
+                respond(exchange, result(id, NullNode.instance));
+            }
+            case "agent/getAuthenticatedExtendedCard" -> throw new A2aException(-32007,
+                    "Authenticated Extended Card is not configured");
+            default -> throw new A2aException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method);
+        }
+    }
+
+    /** The A2A 1.0 JSON-RPC methods over the same tasks, translated by {@link A2aV1Wire}. */
+    private void handleV1(HttpExchange exchange, JsonNode id, String method, JsonNode params, String caller) throws IOException, A2aException {
+        switch (method) {
+            case "SendMessage" -> {
+                ObjectNode p = A2aV1Wire.sendParams(params);
+                A2aService.Started s = service.send(p, caller);
+                if (p.path("configuration").path("blocking").asBoolean(true)) awaitPause(s);
+                else s.start().run();
+                ObjectNode r = Json.object();
+                r.set("task", A2aV1Wire.task(s.task().snapshot(A2aService.historyLength(p.path("configuration")))));
+                respond(exchange, result(id, r));
+            }
+            case "SendStreamingMessage" -> {
+                A2aService.Started s = service.send(A2aV1Wire.sendParams(params), caller);
+                stream(exchange, id, s.task(), s.start(), A2aV1Wire::streamResponse);
+            }
+            case "SubscribeToTask" -> {
+                A2aTask task = service.task(params);
+                if (task.isTerminal()) {
+                    throw A2aException.unsupported("task " + task.id() + " is " + task.state() + ": there is nothing to subscribe to");
+                }
+                stream(exchange, id, task, null, A2aV1Wire::streamResponse);
+            }
+            case "GetTask" -> respond(exchange, result(id, A2aV1Wire.task(service.get(params))));
+            case "ListTasks" -> respond(exchange, result(id, A2aV1Wire.listTasks(service.tasksOf(caller), params)));
+            case "CancelTask" -> respond(exchange, result(id, A2aV1Wire.task(service.cancel(params))));
+            case "GetExtendedAgentCard" -> throw new A2aException(-32007, "Extended agent card is not configured");
+            default -> throw new A2aException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method
+                    + (method.contains("/") ? " (an A2A 0.3 method: send it without the A2A-Version header)" : ""));
         }
     }
 
@@ -111,15 +170,16 @@ final class JsonRpcHandler {
         }
     }
 
-    /** The task, then its events until the final one, as SSE; {@code start} runs once the stream listens. */
-    private static void stream(HttpExchange exchange, JsonNode id, A2aTask task, Runnable start) throws IOException {
+    /**
+     * The task, then its events until the final one, as SSE, each shaped by {@code wire}; {@code start} runs once the
+     * stream listens.
+     */
+    private static void stream(HttpExchange exchange, JsonNode id, A2aTask task, Runnable start,
+                               java.util.function.Function<ObjectNode, JsonNode> wire) throws IOException {
         BlockingQueue<ObjectNode> queue = new LinkedBlockingQueue<>();
         Consumer<ObjectNode> listener = queue::add;
         boolean live = task.subscribe(listener, true);
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-        exchange.sendResponseHeaders(200, 0);
-        OutputStream out = exchange.getResponseBody();
+        OutputStream out = openStream(exchange);
         try {
             if (start != null) start.run();
             while (true) {
@@ -129,7 +189,7 @@ final class JsonRpcHandler {
                     out.flush();
                     continue;
                 }
-                out.write(("data: " + result(id, event) + "\n\n").getBytes(StandardCharsets.UTF_8));
+                out.write(("data: " + result(id, wire.apply(event)) + "\n\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
                 boolean last = event.path("final").asBoolean(false)
                         || ("task".equals(event.path("kind").asText()) && (!live || A2aTask.TERMINAL.contains(event.path("status").path("state").asText())));
@@ -142,6 +202,21 @@ final class JsonRpcHandler {
         } finally {
             task.unsubscribe(listener);
         }
+    }
+
+    private static OutputStream openStream(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        exchange.sendResponseHeaders(200, 0);
+        return exchange.getResponseBody();
+    }
+
+    /** A streaming method's error: an event stream of the one JSON-RPC error, as its events would have come. */
+    private static void streamError(HttpExchange exchange, ObjectNode response) throws IOException {
+        // a failure in the middle of a stream ends it with the error; before it began, the error is the whole stream
+        OutputStream out = exchange.getResponseCode() == -1 ? openStream(exchange) : exchange.getResponseBody();
+        out.write(("data: " + response + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private static byte[] readBody(InputStream in) throws IOException {
@@ -163,10 +238,11 @@ final class JsonRpcHandler {
         return r;
     }
 
-    private static ObjectNode error(JsonNode id, int code, String message) {
+    private static ObjectNode error(JsonNode id, int code, String message, boolean v1) {
         ObjectNode r = Json.object().put("jsonrpc", "2.0");
         r.set("id", id);
-        r.putObject("error").put("code", code).put("message", message);
+        if (v1) r.set("error", A2aV1Wire.error(code, message));
+        else r.putObject("error").put("code", code).put("message", message);
         return r;
     }
 }

@@ -1,0 +1,382 @@
+package cn.agentao.agent.interop;
+
+import cn.agentao.agent.door.a2a.A2aServerProcess;
+import cn.agentao.agent.interop.A2aDoorSecurityIT.Response;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.Script;
+import cn.agentao.agent.util.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A2A 1.0 beside 0.3 on the real server, over raw HTTP (issue #28): the version chosen by {@code A2A-Version}, each
+ * 1.0 JSON-RPC method and its shapes (no {@code kind}, ProtoJSON enum names, wrapped stream events, no
+ * {@code final}, {@code ErrorInfo} in errors), one task read and driven by a 0.3 and a 1.0 client, and the 0.3
+ * suite's findings (streaming errors as an event stream, the follow-up to a finished task, card caching).
+ */
+class A2aV1IT {
+    @TempDir
+    Path dir;
+    FakeModelServer model;
+    Path ws;
+    Path outside;
+    A2aServerProcess server;
+    int port;
+
+    @BeforeEach
+    void start() throws Exception {
+        model = FakeModelServer.start();
+        ws = Files.createDirectories(dir.resolve("ws")).toRealPath();
+        outside = Files.createDirectories(dir.resolve("outside")).toRealPath();
+        model.when(FakeModelServer.lastUserMessageContains("HELLO")).replyAlways(Script.textReply("hi there"));
+        for (String marker : List.of("ASK-ONE", "ASK-TWO", "ASK-THREE")) {
+            model.when(FakeModelServer.lastUserMessageContains(marker)).reply(Script.reply().toolCall("w-" + marker, "write_file",
+                    Json.object().put("path", outside.resolve(marker + ".txt").toString()).put("content", "x").toString()),
+                    Script.textReply("done"));
+        }
+        Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
+        server = A2aServerProcess.start(env, ws, "--cwd", ws.toString());
+        port = URI.create(server.url()).getPort();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (server != null) server.close();
+        model.close();
+    }
+
+    // ---------------------------------------------------------------- the 0.3 suite's findings
+
+    @Test
+    void streamingErrorsComeAsAnEventStreamAndAFinishedTaskTakesNoMessage() throws Exception {
+        Response badStream = call(null, "message/stream", Json.object());
+        assertEquals(200, badStream.status(), badStream.toString());
+        assertTrue(badStream.header("content-type").startsWith("text/event-stream"), badStream.toString());
+        List<JsonNode> events = events(badStream);
+        assertEquals(1, events.size(), badStream.toString());
+        assertEquals(-32602, events.get(0).path("error").path("code").asInt(), badStream.toString());
+
+        Response unknown = call(null, "tasks/resubscribe", Json.object().put("id", "no-such-task"));
+        assertTrue(unknown.header("content-type").startsWith("text/event-stream"), unknown.toString());
+        assertEquals(-32001, events(unknown).get(0).path("error").path("code").asInt(), unknown.toString());
+
+        JsonNode done = call(null, "message/send", sendV03("HELLO", null)).json().path("result");
+        assertEquals("completed", done.path("status").path("state").asText(), done.toString());
+        Response followUp = call(null, "message/send", sendV03("HELLO again", done.path("id").asText()));
+        assertEquals(-32004, followUp.json().path("error").path("code").asInt(), "UnsupportedOperationError: " + followUp);
+    }
+
+    @Test
+    void theCardIsCachedRevalidatedAndNamesBothVersions() throws Exception {
+        Response card = get("/.well-known/agent-card.json", Map.of());
+        assertEquals(200, card.status(), card.toString());
+        assertTrue(card.header("cache-control").contains("max-age"), card.toString());
+        String etag = card.header("etag");
+        assertTrue(etag != null && etag.startsWith("\""), card.toString());
+        Response again = get("/.well-known/agent-card.json", Map.of("If-None-Match", etag));
+        assertEquals(304, again.status(), again.toString());
+        assertEquals("", again.body());
+        assertEquals(200, get("/.well-known/agent-card.json", Map.of("If-None-Match", "\"other\"")).status());
+
+        JsonNode c = card.json();
+        assertEquals("0.3.0", c.path("protocolVersion").asText(), "0.3 clients still read the card");
+        assertEquals("JSONRPC", c.path("preferredTransport").asText());
+        Set<String> versions = new HashSet<>();
+        for (JsonNode i : c.path("supportedInterfaces")) {
+            assertEquals("JSONRPC", i.path("protocolBinding").asText(), c.toString());
+            assertEquals(c.path("url").asText(), i.path("url").asText());
+            versions.add(i.path("protocolVersion").asText());
+        }
+        assertEquals(Set.of("1.0", "0.3"), versions, c.toString());
+    }
+
+    // ---------------------------------------------------------------- negotiation
+
+    @Test
+    void theVersionIsNegotiatedByHeaderOrQuery() throws Exception {
+        Response unsupported = call("2.0", "GetTask", Json.object().put("id", "x"));
+        assertEquals(-32009, unsupported.json().path("error").path("code").asInt(), unsupported.toString());
+        assertEquals("VERSION_NOT_SUPPORTED", errorInfo(unsupported.json()).path("reason").asText(), unsupported.toString());
+        Response unsupportedStream = call("0.2", "message/stream", sendV03("HELLO", null));
+        assertTrue(unsupportedStream.header("content-type").startsWith("text/event-stream"), unsupportedStream.toString());
+        assertEquals(-32009, events(unsupportedStream).get(0).path("error").path("code").asInt(), unsupportedStream.toString());
+        Response byQuery = rpcAt("/?A2A-Version=9.9", Map.of(), "tasks/get", Json.object().put("id", "x"));
+        assertEquals(-32009, byQuery.json().path("error").path("code").asInt(), byQuery.toString());
+        assertTrue(model.requests().isEmpty(), "no task ran for a refused version");
+
+        // none: 0.3, as before (1.0's names are unknown there); 1.0 by the query parameter
+        assertEquals(-32601, call(null, "SendMessage", sendV1("HELLO", null, false)).json().path("error").path("code").asInt());
+        assertEquals(-32601, call("1.0", "message/send", sendV03("HELLO", null)).json().path("error").path("code").asInt());
+        Response v1 = rpcAt("/?A2A-Version=1.0", Map.of(), "SendMessage", sendV1("HELLO", null, false));
+        assertEquals("TASK_STATE_COMPLETED", v1.json().path("result").path("task").path("status").path("state").asText(), v1.toString());
+        assertEquals("completed", call("0.3", "tasks/get", Json.object().put("id",
+                v1.json().path("result").path("task").path("id").asText())).json().path("result").path("status").path("state").asText(),
+                "A2A-Version: 0.3 is the 0.3 wire");
+    }
+
+    // ---------------------------------------------------------------- the 1.0 methods
+
+    @Test
+    void sendMessageAnswersATaskInTheShapesOf10() throws Exception {
+        Response r = call("1.0", "SendMessage", sendV1("HELLO there", null, false));
+        JsonNode task = r.json().path("result").path("task");
+        assertEquals("TASK_STATE_COMPLETED", task.path("status").path("state").asText(), r.toString());
+        assertEquals("hi there", task.path("artifacts").path(0).path("parts").path(0).path("text").asText(), r.toString());
+        assertEquals("ROLE_USER", task.path("history").path(0).path("role").asText(), r.toString());
+        assertEquals("HELLO there", task.path("history").path(0).path("parts").path(0).path("text").asText(), r.toString());
+        assertFalse(r.body().contains("\"kind\""), "no kind discriminators in 1.0: " + r);
+
+        Response later = call("1.0", "SendMessage", sendV1("ASK-ONE", null, true));
+        JsonNode t = later.json().path("result").path("task");
+        assertTrue(Set.of("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED").contains(t.path("status").path("state").asText()),
+                "returnImmediately answers before the task ends: " + later);
+        JsonNode asked = awaitState(t.path("id").asText(), "TASK_STATE_INPUT_REQUIRED");
+        JsonNode question = asked.path("status").path("message");
+        assertEquals("ROLE_AGENT", question.path("role").asText(), asked.toString());
+        assertEquals("permission", question.path("parts").path(1).path("data").path("type").asText(), "a data part without kind: " + asked);
+
+        Response unknown = call("1.0", "GetTask", Json.object().put("id", "no-such-task"));
+        assertEquals(-32001, unknown.json().path("error").path("code").asInt(), unknown.toString());
+        JsonNode info = errorInfo(unknown.json());
+        assertEquals("TASK_NOT_FOUND", info.path("reason").asText(), unknown.toString());
+        assertEquals("a2a-protocol.org", info.path("domain").asText());
+        ObjectNode oldShape = sendV03("HELLO", null);
+        Response refused = call("1.0", "SendMessage", oldShape);
+        assertEquals(-32602, refused.json().path("error").path("code").asInt(), "a 0.3 role is not a 1.0 role: " + refused);
+    }
+
+    @Test
+    void sendStreamingMessageStreamsWrappedEventsWithoutFinal() throws Exception {
+        Response r = call("1.0", "SendStreamingMessage", sendV1("HELLO", null, false));
+        assertTrue(r.header("content-type").startsWith("text/event-stream"), r.toString());
+        List<JsonNode> events = events(r);
+        assertTrue(events.get(0).path("result").has("task"), "the task first: " + r);
+        String id = events.get(0).path("result").path("task").path("id").asText();
+        StringBuilder text = new StringBuilder();
+        for (JsonNode e : events) {
+            JsonNode result = e.path("result");
+            assertEquals(1, result.size(), "one wrapped payload per event: " + e);
+            JsonNode payload = result.elements().next();
+            assertFalse(payload.has("final") || payload.has("kind"), "no final, no kind: " + e);
+            if (result.has("artifactUpdate")) {
+                assertEquals(id, payload.path("taskId").asText());
+                text.append(payload.path("artifact").path("parts").path(0).path("text").asText());
+            }
+        }
+        assertEquals("hi there", text.toString(), r.toString());
+        JsonNode last = events.get(events.size() - 1).path("result").path("statusUpdate");
+        assertEquals("TASK_STATE_COMPLETED", last.path("status").path("state").asText(), r.toString());
+        assertTrue(events.stream().anyMatch(e -> "TASK_STATE_WORKING".equals(e.path("result").path("statusUpdate").path("status").path("state").asText())),
+                r.toString());
+
+        Response bad = call("1.0", "SendStreamingMessage", Json.object());
+        assertTrue(bad.header("content-type").startsWith("text/event-stream"), bad.toString());
+        assertEquals(-32602, events(bad).get(0).path("error").path("code").asInt(), bad.toString());
+    }
+
+    @Test
+    void getListCancelAndSubscribe() throws Exception {
+        JsonNode a = call("1.0", "SendMessage", sendV1("HELLO one", null, false)).json().path("result").path("task");
+        String ctx = a.path("contextId").asText();
+        JsonNode b = call("1.0", "SendMessage", sendV1("HELLO two", ctx, false)).json().path("result").path("task");
+        JsonNode c = call("1.0", "SendMessage", sendV1("ASK-ONE", null, false)).json().path("result").path("task");
+        assertEquals("TASK_STATE_INPUT_REQUIRED", c.path("status").path("state").asText(), c.toString());
+
+        JsonNode got = call("1.0", "GetTask", Json.object().put("id", a.path("id").asText()).put("historyLength", 1)).json().path("result");
+        assertEquals(a.path("id").asText(), got.path("id").asText());
+        assertEquals(1, got.path("history").size(), got.toString());
+
+        JsonNode all = call("1.0", "ListTasks", Json.object()).json().path("result");
+        assertEquals(3, all.path("totalSize").asInt(), all.toString());
+        assertEquals("", all.path("nextPageToken").asText("missing"), all.toString());
+        assertEquals(c.path("id").asText(), all.path("tasks").path(0).path("id").asText(), "most recently updated first: " + all);
+        assertFalse(all.path("tasks").path(1).has("artifacts"), "artifacts only when asked for: " + all);
+        JsonNode withArtifacts = call("1.0", "ListTasks", Json.object().put("includeArtifacts", true)).json().path("result");
+        assertTrue(withArtifacts.path("tasks").path(1).has("artifacts"), withArtifacts.toString());
+
+        JsonNode inCtx = call("1.0", "ListTasks", Json.object().put("contextId", ctx)).json().path("result");
+        assertEquals(Set.of(a.path("id").asText(), b.path("id").asText()), ids(inCtx), inCtx.toString());
+        JsonNode waiting = call("1.0", "ListTasks", Json.object().put("status", "TASK_STATE_INPUT_REQUIRED")).json().path("result");
+        assertEquals(Set.of(c.path("id").asText()), ids(waiting), waiting.toString());
+
+        List<String> paged = new ArrayList<>();
+        String token = "";
+        for (int page = 0; page < 5; page++) {
+            JsonNode p = call("1.0", "ListTasks", Json.object().put("pageSize", 2).put("pageToken", token)).json().path("result");
+            assertEquals(3, p.path("totalSize").asInt(), p.toString());
+            p.path("tasks").forEach(t -> paged.add(t.path("id").asText()));
+            token = p.path("nextPageToken").asText();
+            if (token.isEmpty()) break;
+        }
+        assertEquals(ids(all).size(), paged.size(), "every task once over the pages: " + paged);
+        assertEquals(ids(all), new HashSet<>(paged));
+        assertEquals(-32602, call("1.0", "ListTasks", Json.object().put("pageToken", "not-a-token")).json().path("error").path("code").asInt());
+        assertEquals(-32602, call("1.0", "ListTasks", Json.object().put("pageSize", 0)).json().path("error").path("code").asInt());
+
+        // SubscribeToTask: the open task first (then the server listens), then its events until it is cancelled
+        try (java.net.Socket sub = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
+            sub.setSoTimeout(120_000);
+            String rq = Json.object().put("jsonrpc", "2.0").put("id", 9).put("method", "SubscribeToTask")
+                    .set("params", Json.object().put("id", c.path("id").asText())).toString();
+            byte[] body = rq.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            sub.getOutputStream().write(("POST / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Type: application/json\r\n"
+                    + "A2A-Version: 1.0\r\nConnection: close\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            sub.getOutputStream().write(body);
+            sub.getOutputStream().flush();
+            java.io.InputStream in = sub.getInputStream();
+            java.io.ByteArrayOutputStream seen = new java.io.ByteArrayOutputStream();
+            while (!seen.toString(java.nio.charset.StandardCharsets.UTF_8).matches("(?s).*data: [^\n]*\n\n.*")) {
+                int b1 = in.read();
+                assertNotEquals(-1, b1, "the stream ended before its first event: " + seen);
+                seen.write(b1);
+            }
+            Response cancelled = call("1.0", "CancelTask", Json.object().put("id", c.path("id").asText()));
+            assertEquals("TASK_STATE_CANCELED", cancelled.json().path("result").path("status").path("state").asText(), cancelled.toString());
+            in.transferTo(seen);
+            List<JsonNode> events = dataLines(seen.toString(java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals(c.path("id").asText(), events.get(0).path("result").path("task").path("id").asText(), seen.toString());
+            assertEquals("TASK_STATE_CANCELED", events.get(events.size() - 1).path("result").path("statusUpdate").path("status").path("state").asText(),
+                    seen.toString());
+        }
+
+        Response again = call("1.0", "CancelTask", Json.object().put("id", a.path("id").asText()));
+        assertEquals(-32002, again.json().path("error").path("code").asInt(), again.toString());
+        assertEquals("TASK_NOT_CANCELABLE", errorInfo(again.json()).path("reason").asText());
+        Response ended = call("1.0", "SubscribeToTask", Json.object().put("id", a.path("id").asText()));
+        assertTrue(ended.header("content-type").startsWith("text/event-stream"), ended.toString());
+        assertEquals(-32004, events(ended).get(0).path("error").path("code").asInt(), "a finished task: " + ended);
+        ObjectNode toEnded = sendV1("HELLO", null, false);
+        ((ObjectNode) toEnded.get("message")).put("taskId", a.path("id").asText());
+        Response followUp = call("1.0", "SendMessage", toEnded);
+        assertEquals(-32004, followUp.json().path("error").path("code").asInt(), followUp.toString());
+    }
+
+    // ---------------------------------------------------------------- one task, both versions
+
+    @Test
+    void aTaskOf03IsDrivenOver10AndTheReverse() throws Exception {
+        // started over 0.3, read and answered over 1.0, read back over 0.3
+        JsonNode old = call(null, "message/send", sendV03("ASK-ONE", null)).json().path("result");
+        assertEquals("input-required", old.path("status").path("state").asText(), old.toString());
+        JsonNode seen = call("1.0", "GetTask", Json.object().put("id", old.path("id").asText())).json().path("result");
+        assertEquals("TASK_STATE_INPUT_REQUIRED", seen.path("status").path("state").asText(), seen.toString());
+        ObjectNode answer = sendV1("no", null, false);
+        ((ObjectNode) answer.get("message")).put("taskId", old.path("id").asText());
+        JsonNode answered = call("1.0", "SendMessage", answer).json().path("result").path("task");
+        assertEquals("TASK_STATE_COMPLETED", answered.path("status").path("state").asText(), answered.toString());
+        assertFalse(Files.exists(outside.resolve("ASK-ONE.txt")), "the 1.0 answer \"no\" was the answer");
+        JsonNode back = call(null, "tasks/get", Json.object().put("id", old.path("id").asText())).json().path("result");
+        assertEquals("completed", back.path("status").path("state").asText(), back.toString());
+        assertEquals("task", back.path("kind").asText(), "0.3 shapes over 0.3");
+
+        // started over 1.0, cancelled over 0.3, read over 1.0
+        JsonNode fresh = call("1.0", "SendMessage", sendV1("ASK-TWO", null, false)).json().path("result").path("task");
+        assertEquals("TASK_STATE_INPUT_REQUIRED", fresh.path("status").path("state").asText(), fresh.toString());
+        JsonNode cancelled = call(null, "tasks/cancel", Json.object().put("id", fresh.path("id").asText())).json().path("result");
+        assertEquals("canceled", cancelled.path("status").path("state").asText(), cancelled.toString());
+        JsonNode now = call("1.0", "GetTask", Json.object().put("id", fresh.path("id").asText())).json().path("result");
+        assertEquals("TASK_STATE_CANCELED", now.path("status").path("state").asText(), now.toString());
+        JsonNode listed = call("1.0", "ListTasks", Json.object()).json().path("result");
+        assertEquals(Set.of(old.path("id").asText(), fresh.path("id").asText()), ids(listed), "0.3's tasks are listed over 1.0: " + listed);
+        assertNotEquals(old.path("contextId").asText(), fresh.path("contextId").asText());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private JsonNode awaitState(String id, String state) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            JsonNode t = call("1.0", "GetTask", Json.object().put("id", id)).json().path("result");
+            if (state.equals(t.path("status").path("state").asText()) || System.nanoTime() > deadline) return t;
+            Thread.sleep(50);
+        }
+    }
+
+    private static Set<String> ids(JsonNode list) {
+        Set<String> ids = new HashSet<>();
+        list.path("tasks").forEach(t -> ids.add(t.path("id").asText()));
+        return ids;
+    }
+
+    private static JsonNode errorInfo(JsonNode response) {
+        for (JsonNode d : response.path("error").path("data")) {
+            if ("type.googleapis.com/google.rpc.ErrorInfo".equals(d.path("@type").asText())) return d;
+        }
+        return Json.object();
+    }
+
+    private static List<JsonNode> events(Response r) throws Exception {
+        return dataLines(r.body());
+    }
+
+    /** The JSON of each SSE {@code data:} line (each event is written, and so chunked, whole). */
+    private static List<JsonNode> dataLines(String text) throws Exception {
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : text.split("\r?\n")) {
+            if (line.startsWith("data: ")) events.add(Json.mapper().readTree(line.substring(6)));
+        }
+        return events;
+    }
+
+    private static ObjectNode sendV03(String text, String taskId) {
+        ObjectNode message = Json.object().put("kind", "message").put("messageId", UUID.randomUUID().toString()).put("role", "user");
+        if (taskId != null) message.put("taskId", taskId);
+        message.putArray("parts").addObject().put("kind", "text").put("text", text);
+        ObjectNode params = Json.object();
+        params.set("message", message);
+        return params;
+    }
+
+    private static ObjectNode sendV1(String text, String contextId, boolean returnImmediately) {
+        ObjectNode message = Json.object().put("messageId", UUID.randomUUID().toString()).put("role", "ROLE_USER");
+        if (contextId != null) message.put("contextId", contextId);
+        message.putArray("parts").addObject().put("text", text);
+        ObjectNode params = Json.object();
+        params.set("message", message);
+        if (returnImmediately) params.putObject("configuration").put("returnImmediately", true);
+        return params;
+    }
+
+    private Response call(String version, String method, ObjectNode params) throws Exception {
+        return rpcAt("/", version == null ? Map.of() : Map.of("A2A-Version", version), method, params);
+    }
+
+    private Response rpcAt(String path, Map<String, String> extra, String method, ObjectNode params) throws Exception {
+        ObjectNode rq = Json.object().put("jsonrpc", "2.0").put("id", 7).put("method", method);
+        rq.set("params", params);
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Host", "127.0.0.1:" + port);
+        headers.put("Content-Type", "application/json");
+        headers.putAll(extra);
+        return A2aDoorSecurityIT.request(port, "POST", path, headers, rq.toString());
+    }
+
+    private Response get(String path, Map<String, String> extra) throws Exception {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Host", "127.0.0.1:" + port);
+        headers.putAll(extra);
+        return A2aDoorSecurityIT.request(port, "GET", path, headers, null);
+    }
+}
