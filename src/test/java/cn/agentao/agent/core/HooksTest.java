@@ -1,15 +1,10 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.cli.ToolCalls;
-import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.hooks.CommandHooks;
 import cn.agentao.agent.model.ConfigLocations;
-import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SyncPolicy;
-import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Cancellation;
@@ -22,9 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -36,42 +28,22 @@ import static org.junit.jupiter.api.Assertions.*;
 class HooksTest {
     @TempDir
     Path dir;
-    FakeModelServer model;
-    SessionService sessions;
-    Path ws;
     Path configDir;
     TrustedProjects trust;
 
+    CoreFixture core;
+
     @BeforeEach
     void start() throws Exception {
-        model = FakeModelServer.start().whenEmptyFail();
-        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
-        env.put("HOME", dir.resolve("home").toString());
-        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
-        env.put("AGENT_SANDBOX", "none");
-        configDir = ConfigLocations.userConfigDir(env);
-        Files.createDirectories(configDir);
+        core = CoreFixture.start(dir);
+        configDir = Files.createDirectories(core.configDir);
         trust = new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
-        sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
-        sessions.useHooks(new CommandHooks(configDir, trust));
-        ws = Files.createDirectories(dir.resolve("ws"));
+        core.sessions.useHooks(new CommandHooks(configDir, trust));
     }
 
     @AfterEach
     void stop() {
-        sessions.close();
-        model.close();
-    }
-
-    private Session open(FakeHost host) throws CoreException {
-        Session s = sessions.create(SessionService.Spec.of(ws), id -> host);
-        s.ready();
-        return s;
-    }
-
-    private static List<ContentBlock> text(String t) {
-        return List.of(ContentBlock.text(t));
+        core.close();
     }
 
     /** An executable bash script with {@code body}; returns its path (the hook's command). */
@@ -92,7 +64,7 @@ class HooksTest {
     }
 
     private String lastRequest() {
-        return model.requests().getLast().rawBody();
+        return core.model.requests().getLast().rawBody();
     }
 
     @Test
@@ -104,15 +76,15 @@ class HooksTest {
                   echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"touching files is not allowed here"}}'
                 fi""");
         hooksFile(configDir.resolve("hooks.json"), "PreToolUse", "Bash", hook, 0);
-        Files.writeString(ws.resolve("notes.txt"), "the notes");
+        Files.writeString(core.ws.resolve("notes.txt"), "the notes");
         FakeHost host = new FakeHost().answer("allow_once"); // were it asked, the user would allow it
-        Session s = open(host);
-        model.enqueue(Script.reply().toolCall("c1", "run_shell_command", "{\"command\":\"touch marker\"}"),
+        Session s = core.open(host);
+        core.model.enqueue(Script.reply().toolCall("c1", "run_shell_command", "{\"command\":\"touch marker\"}"),
                 Script.reply().toolCall("c2", "read_file", "{\"path\":\"notes.txt\"}"), Script.textReply("ok"));
 
-        s.prompt(text("make a marker"), Cancellation.NONE);
+        s.prompt(CoreFixture.text("make a marker"), Cancellation.NONE);
 
-        assertFalse(Files.exists(ws.resolve("marker")), "the denied command did not run");
+        assertFalse(Files.exists(core.ws.resolve("marker")), "the denied command did not run");
         assertTrue(lastRequest().contains("touching files is not allowed here"), "the model hears the hook's reason: " + lastRequest());
         assertTrue(host.approvals.isEmpty(), "a deny is not a question");
         AgentEvent.ToolCallUpdated denied = host.of(AgentEvent.ToolCallUpdated.class).stream()
@@ -125,24 +97,24 @@ class HooksTest {
     void exitCode2BlocksTheCallWithStderrAsTheReason() throws Exception {
         hooksFile(configDir.resolve("hooks.json"), "PreToolUse", "Write", script("block.sh", "cat >/dev/null; echo 'no new files today' >&2; exit 2"), 0);
         FakeHost host = new FakeHost().answer("allow_once");
-        Session s = open(host);
-        model.enqueue(Script.reply().toolCall("c1", "write_file", "{\"path\":\"new.txt\",\"content\":\"x\"}"), Script.textReply("ok"));
+        Session s = core.open(host);
+        core.model.enqueue(Script.reply().toolCall("c1", "write_file", "{\"path\":\"new.txt\",\"content\":\"x\"}"), Script.textReply("ok"));
 
-        s.prompt(text("write a file"), Cancellation.NONE);
+        s.prompt(CoreFixture.text("write a file"), Cancellation.NONE);
 
-        assertFalse(Files.exists(ws.resolve("new.txt")), "the blocked write did not happen");
+        assertFalse(Files.exists(core.ws.resolve("new.txt")), "the blocked write did not happen");
         assertTrue(lastRequest().contains("no new files today"), lastRequest());
     }
 
     @Test
     void aHookThatTimesOutIsANoticeAndTheCallIsAskedAboutNotAllowed() throws Exception {
         hooksFile(configDir.resolve("hooks.json"), "PreToolUse", "Read", script("slow.sh", "sleep 30"), 1);
-        Files.writeString(ws.resolve("notes.txt"), "secret-ish notes");
+        Files.writeString(core.ws.resolve("notes.txt"), "secret-ish notes");
         FakeHost host = new FakeHost().answer("reject_once");
-        Session s = open(host);
-        model.enqueue(Script.reply().toolCall("c1", "read_file", "{\"path\":\"notes.txt\"}"), Script.textReply("ok"));
+        Session s = core.open(host);
+        core.model.enqueue(Script.reply().toolCall("c1", "read_file", "{\"path\":\"notes.txt\"}"), Script.textReply("ok"));
 
-        s.prompt(text("read the notes"), Cancellation.NONE);
+        s.prompt(CoreFixture.text("read the notes"), Cancellation.NONE);
 
         assertEquals(1, host.approvals.size(), "a read the engine allows is asked about when its hook did not answer");
         assertFalse(lastRequest().contains("secret-ish notes"), "rejected, so not read");
@@ -154,10 +126,10 @@ class HooksTest {
     void userPromptSubmitAddsContextThatReachesTheModel() throws Exception {
         hooksFile(configDir.resolve("hooks.json"), "UserPromptSubmit", null, script("context.sh",
                 "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":\"The build tool is Gradle 9.\"}}'"), 0);
-        Session s = open(new FakeHost());
-        model.enqueue(Script.textReply("noted"));
+        Session s = core.open(new FakeHost());
+        core.model.enqueue(Script.textReply("noted"));
 
-        s.prompt(text("how do I build?"), Cancellation.NONE);
+        s.prompt(CoreFixture.text("how do I build?"), Cancellation.NONE);
 
         assertTrue(lastRequest().contains("The build tool is Gradle 9."), lastRequest());
         assertTrue(lastRequest().contains("how do I build?"));
@@ -168,12 +140,12 @@ class HooksTest {
         hooksFile(configDir.resolve("hooks.json"), "UserPromptSubmit", null, script("guard.sh", """
                 if grep -q 'password'; then echo 'prompts must not hold passwords' >&2; exit 2; fi"""), 0);
         FakeHost host = new FakeHost();
-        Session s = open(host);
+        Session s = core.open(host);
 
-        TurnResult r = s.prompt(text("my password is hunter2"), Cancellation.NONE);
+        TurnResult r = s.prompt(CoreFixture.text("my password is hunter2"), Cancellation.NONE);
 
         assertEquals(StopReason.END_TURN, r.stopReason());
-        assertTrue(model.requests().isEmpty(), "the model was not asked");
+        assertTrue(core.model.requests().isEmpty(), "the model was not asked");
         assertTrue(host.text().contains("prompts must not hold passwords"), host.text());
     }
 
@@ -181,12 +153,12 @@ class HooksTest {
     void aStopHookCanSendTheModelBackToWorkOnce() throws Exception {
         hooksFile(configDir.resolve("hooks.json"), "Stop", null, script("stop.sh", """
                 if grep -q '"stop_hook_active":false'; then echo '{"decision":"block","reason":"run the tests before you finish"}'; fi"""), 0);
-        Session s = open(new FakeHost());
-        model.enqueue(Script.textReply("done"), Script.textReply("tests pass, done"));
+        Session s = core.open(new FakeHost());
+        core.model.enqueue(Script.textReply("done"), Script.textReply("tests pass, done"));
 
-        TurnResult r = s.prompt(text("fix it"), Cancellation.NONE);
+        TurnResult r = s.prompt(CoreFixture.text("fix it"), Cancellation.NONE);
 
-        assertEquals(2, model.requests().size(), "the stop was blocked once, then allowed");
+        assertEquals(2, core.model.requests().size(), "the stop was blocked once, then allowed");
         assertTrue(lastRequest().contains("run the tests before you finish"), lastRequest());
         assertTrue(r.text().endsWith("tests pass, done"), r.text());
     }
@@ -195,11 +167,11 @@ class HooksTest {
     void postToolUseContextReachesTheModelWithTheResult() throws Exception {
         hooksFile(configDir.resolve("hooks.json"), "PostToolUse", "Read", script("after.sh",
                 "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"this file is generated\"}}'"), 0);
-        Files.writeString(ws.resolve("gen.txt"), "generated content");
-        Session s = open(new FakeHost());
-        model.enqueue(Script.reply().toolCall("c1", "read_file", "{\"path\":\"gen.txt\"}"), Script.textReply("ok"));
+        Files.writeString(core.ws.resolve("gen.txt"), "generated content");
+        Session s = core.open(new FakeHost());
+        core.model.enqueue(Script.reply().toolCall("c1", "read_file", "{\"path\":\"gen.txt\"}"), Script.textReply("ok"));
 
-        s.prompt(text("read it"), Cancellation.NONE);
+        s.prompt(CoreFixture.text("read it"), Cancellation.NONE);
 
         assertTrue(lastRequest().contains("generated content") && lastRequest().contains("this file is generated"), lastRequest());
     }
@@ -207,20 +179,20 @@ class HooksTest {
     @Test
     void aProjectsHooksRunOnlyOnceTheProjectIsTrusted() throws Exception {
         Path ran = dir.resolve("project-hook-ran");
-        hooksFile(ws.resolve(".agent/hooks.json"), "PreToolUse", "Read", script("project.sh",
+        hooksFile(core.ws.resolve(".agent/hooks.json"), "PreToolUse", "Read", script("project.sh",
                 "cat >/dev/null; touch " + ran + "; echo 'the project forbids reading' >&2; exit 2"), 0);
-        Files.writeString(ws.resolve("notes.txt"), "the notes");
-        Session s = open(new FakeHost());
-        model.enqueue(Script.reply().toolCall("c1", "read_file", "{\"path\":\"notes.txt\"}"), Script.textReply("read"));
+        Files.writeString(core.ws.resolve("notes.txt"), "the notes");
+        Session s = core.open(new FakeHost());
+        core.model.enqueue(Script.reply().toolCall("c1", "read_file", "{\"path\":\"notes.txt\"}"), Script.textReply("read"));
 
-        s.prompt(text("read the notes"), Cancellation.NONE);
+        s.prompt(CoreFixture.text("read the notes"), Cancellation.NONE);
 
         assertFalse(Files.exists(ran), "an untrusted project's hook does not run");
         assertTrue(lastRequest().contains("the notes"));
 
-        trust.record(ws, true, null);
-        model.enqueue(Script.reply().toolCall("c2", "read_file", "{\"path\":\"notes.txt\"}"), Script.textReply("blocked"));
-        s.prompt(text("read them again"), Cancellation.NONE);
+        trust.record(core.ws, true, null);
+        core.model.enqueue(Script.reply().toolCall("c2", "read_file", "{\"path\":\"notes.txt\"}"), Script.textReply("blocked"));
+        s.prompt(CoreFixture.text("read them again"), Cancellation.NONE);
 
         assertTrue(Files.exists(ran), "a trusted project's hook runs");
         assertTrue(lastRequest().contains("the project forbids reading"), lastRequest());
@@ -230,10 +202,10 @@ class HooksTest {
     void aBrokenHooksFileIsToldNotIgnored() throws Exception {
         Files.writeString(configDir.resolve("hooks.json"), "{\"hooks\": {\"PreToolUse\": [");
         FakeHost host = new FakeHost();
-        Session s = open(host);
-        model.enqueue(Script.textReply("hi"));
+        Session s = core.open(host);
+        core.model.enqueue(Script.textReply("hi"));
 
-        s.prompt(text("hello"), Cancellation.NONE);
+        s.prompt(CoreFixture.text("hello"), Cancellation.NONE);
 
         assertTrue(host.of(AgentEvent.Notice.class).stream().anyMatch(n -> n.text().contains("hooks.json is not valid JSON")),
                 host.of(AgentEvent.Notice.class).toString());
