@@ -57,8 +57,10 @@ final class SessionHooks {
         return run(rt, HookEvent.SESSION_START, source, p, cancel);
     }
 
+    /** Runs the event's hooks; the session's known secrets are masked in the payload as in tool output. */
     private static HookOutcome run(Session rt, HookEvent event, String subject, ObjectNode payload, Cancellation cancel) {
-        HookOutcome out = rt.hooks().run(new HookCall(event, subject, payload, rt.id(), rt.cwd(), rt.children(), cancel));
+        ObjectNode masked = (ObjectNode) new ToolOutputMask(rt.children().credentials()).json(payload);
+        HookOutcome out = rt.hooks().run(new HookCall(event, subject, masked, rt.id(), rt.cwd(), rt.children(), cancel));
         out.notices().forEach(rt::notice);
         return out;
     }

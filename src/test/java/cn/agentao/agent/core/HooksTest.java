@@ -5,6 +5,7 @@ import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.hooks.CommandHooks;
 import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Cancellation;
@@ -209,5 +210,20 @@ class HooksTest {
 
         assertTrue(host.of(AgentEvent.Notice.class).stream().anyMatch(n -> n.text().contains("hooks.json is not valid JSON")),
                 host.of(AgentEvent.Notice.class).toString());
+    }
+
+    @Test
+    void theSessionsSecretsAreMaskedInWhatAHookIsGiven() throws Exception {
+        Path seen = dir.resolve("payload.json");
+        hooksFile(configDir.resolve("hooks.json"), "PostToolUse", "Read", script("keep.sh", "cat > " + seen), 0);
+        Files.writeString(core.ws.resolve("leak.txt"), "key=" + FakeModelServer.API_KEY);
+        Session s = core.open(new FakeHost());
+        core.model.enqueue(Script.reply().toolCall("c1", "read_file", "{\"path\":\"leak.txt\"}"), Script.textReply("ok"));
+
+        s.prompt(CoreFixture.text("read it"), Cancellation.NONE);
+
+        String payload = Files.readString(seen);
+        assertTrue(payload.contains("\"tool_name\":\"read_file\"") && payload.contains("key="), payload);
+        assertFalse(payload.contains(FakeModelServer.API_KEY), "the model provider's key never reaches a hook: " + payload);
     }
 }
