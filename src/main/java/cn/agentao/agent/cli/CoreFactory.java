@@ -3,6 +3,7 @@ package cn.agentao.agent.cli;
 import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
+import cn.agentao.agent.hooks.CommandHooks;
 import cn.agentao.agent.connect.mcp.McpStartup;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.core.SessionService;
@@ -25,6 +26,7 @@ public final class CoreFactory {
         Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
         SessionService sessions = new SessionService(engine, SessionRepositories.open(env, sessionsDir));
         addToolSources(sessions, env, configDir);
+        CommandHooks.register(sessions, configDir, TrustedProjects.forUser(env)); // the user's hooks, read when first needed
         return sessions;
     }
 

@@ -42,6 +42,7 @@ public final class Engine {
     private final List<ToolSource> sources = new CopyOnWriteArrayList<>();
     private final List<Connector> connectors = new CopyOnWriteArrayList<>();
     private final ToolCallExecutor tools;
+    private volatile cn.agentao.agent.core.hook.Hooks hooks = cn.agentao.agent.core.hook.Hooks.NONE;
 
     public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
         this.configDir = configDir;
@@ -68,6 +69,10 @@ public final class Engine {
 
     ModelSettings settings() { return settings; }
 
+    cn.agentao.agent.core.hook.Hooks hooks() { return hooks; }
+
+    void hooks(cn.agentao.agent.core.hook.Hooks hooks) { this.hooks = hooks; }
+
     void addToolSource(ToolSource source) { sources.add(source); }
 
     void removeToolSource(ToolSource source) { sources.remove(source); }
@@ -86,6 +91,7 @@ public final class Engine {
     /** Prepares a session's settings (restored ones when {@code restored} is not null), environment and MCP servers. */
     void open(Session session, SessionReplay.Restored restored) {
         if (restored != null) {
+            session.resumed(true);
             settings.restore(session, restored.state());
             if (restored.title() != null) session.title(restored.title());
         }

@@ -47,6 +47,8 @@ public final class Session {
     private final List<ToolSource> toolSources = new CopyOnWriteArrayList<>();
     private final AtomicReference<Turn> activeTurn = new AtomicReference<>();
     private final AtomicBoolean sandboxTold = new AtomicBoolean();
+    private final AtomicBoolean hooksStarted = new AtomicBoolean();
+    private volatile boolean resumed;
     private final List<String> heldNotices = new ArrayList<>(); // guarded by this
     private boolean ready; // guarded by this
     private volatile String modeId = Mode.DEFAULT.id();
@@ -337,6 +339,15 @@ public final class Session {
     }
 
     synchronized boolean isReady() { return ready; }
+
+    /** The user's hooks (see {@link cn.agentao.agent.core.hook.Hooks}). */
+    cn.agentao.agent.core.hook.Hooks hooks() { return engine.hooks(); }
+
+    /** Marks the session as reopened from its record (its SessionStart hooks see {@code resume}). */
+    void resumed(boolean value) { this.resumed = value; }
+
+    /** The SessionStart source the first time it is called in this process ({@code startup} or {@code resume}); then null. */
+    String claimSessionStart() { return hooksStarted.compareAndSet(false, true) ? (resumed ? "resume" : "startup") : null; }
 
     /** True the first time it is called: the session's first command says how commands are sandboxed. */
     boolean claimSandboxStatus() { return sandboxTold.compareAndSet(false, true); }

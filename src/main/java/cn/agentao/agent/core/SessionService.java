@@ -93,6 +93,9 @@ public final class SessionService implements AutoCloseable {
 
     public void removeToolSource(ToolSource source) { engine.removeToolSource(source); }
 
+    /** Registers the user's hooks at start: every session runs them at its events (see {@link cn.agentao.agent.core.hook.Hooks}). */
+    public void useHooks(cn.agentao.agent.core.hook.Hooks hooks) { engine.hooks(hooks); }
+
     // ---------------------------------------------------------------- sessions
 
     /**

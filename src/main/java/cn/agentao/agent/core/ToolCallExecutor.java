@@ -20,6 +20,7 @@ import cn.agentao.agent.core.tool.SimpleToolContext;
 import cn.agentao.agent.core.tool.Tool;
 import cn.agentao.agent.core.tool.ToolEnvironment;
 import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.hook.HookOutcome;
 import cn.agentao.agent.core.host.ApprovalAnswer;
 import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.core.host.ApprovalRequest;
@@ -139,6 +140,17 @@ public final class ToolCallExecutor implements ToolCallRunner {
         if (invocation.permission() instanceof PermissionRequest.RunCommand) tellSandboxStatus(rt, mode, ws);
         Optional<Path> target = writeTarget(invocation.permission(), ws);
         Decision decision = permissions.decide(invocation.permission(), mode, ws, rt.permissions());
+        HookOutcome hook = decision.verdict() == Verdict.DENY ? HookOutcome.NONE // the engine's deny needs no hook
+                : SessionHooks.preToolUse(rt, tool.name(), id, args, cancel);
+        if (cancel.isCancelled()) {
+            return finish(rt, id, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Cancelled.")), null,
+                    "Not run: the user cancelled the turn.");
+        }
+        if (hook.denied()) {
+            return finish(rt, id, ToolCallStatus.FAILED, List.of(ToolCallContent.text("Denied by a hook: " + hook.reason())), null,
+                    "Blocked by the user's PreToolUse hook: " + hook.reason() + " Do not retry this call; tell the user or choose another way.");
+        }
+        decision = withHook(decision, hook, invocation.permission());
         if (!forUser && decision.verdict() == Verdict.ASK && invocation.permission() instanceof PermissionRequest.RunCommand rc
                 && !rc.sandbox() && sandboxes.available()) {
             decision = Decision.deny(NOBODY_FOR_USER);
@@ -191,6 +203,8 @@ public final class ToolCallExecutor implements ToolCallRunner {
         log.debug("session {}: tool call {} ({}) {} in {} ms", rt.id(), id, tool.name(),
                 result.isError() ? "failed" : "completed", (System.nanoTime() - runStart) / 1_000_000);
         if (result.signal() instanceof ToolSignal.Plan plan) showPlan(rt, plan.entries());
+        HookOutcome after = SessionHooks.postToolUse(rt, tool.name(), id, args, result, cancel);
+        if (after.denied() || !after.context().isEmpty()) result = withNote(result, afterNote(after));
         ToolCallStatus status = result.isError() ? ToolCallStatus.FAILED : ToolCallStatus.COMPLETED;
         List<ToolCallContent> display = result.display().isEmpty() ? progress.last(List.of()) : result.display();
         return finish(rt, id, status, display, result.rawOutput(), bounded(result.forModel()));
@@ -267,6 +281,32 @@ public final class ToolCallExecutor implements ToolCallRunner {
         String why = decision.verdict() == Verdict.ASK ? "the user approved" : decision.reason();
         return new ToolResult(failed.forModel() + "\n\n" + ranAgain + " (" + why + "):\n"
                 + second.forModel(), second.display(), second.isError(), second.rawOutput());
+    }
+
+    /**
+     * The permission decision after the PreToolUse hooks: their deny was taken before; "ask" (or a hook that failed
+     * or timed out: never a silent allow) turns an allow into a question; "allow" answers the question the engine
+     * would ask, except one about running a command outside the sandbox. The engine's deny always stands.
+     */
+    private Decision withHook(Decision decision, HookOutcome hook, PermissionRequest request) {
+        if (decision.verdict() == Verdict.DENY) return decision;
+        if (hook.verdict() == HookOutcome.Verdict.ASK || hook.failed()) {
+            return decision.verdict() == Verdict.ASK ? decision : Decision.askEveryTime(hook.failed()
+                    ? "a PreToolUse hook did not answer" : "a PreToolUse hook asks: " + hook.reason());
+        }
+        boolean leavesSandbox = request instanceof PermissionRequest.RunCommand rc && !rc.sandbox() && sandboxes.available();
+        if (hook.verdict() == HookOutcome.Verdict.ALLOW && decision.verdict() == Verdict.ASK && !leavesSandbox) {
+            return Decision.allow("allowed by a PreToolUse hook");
+        }
+        return decision;
+    }
+
+    /** What the PostToolUse hooks tell the model about the call's result. */
+    private static String afterNote(HookOutcome after) {
+        StringBuilder note = new StringBuilder();
+        if (after.denied()) note.append("[PostToolUse hook: ").append(after.reason()).append("]");
+        for (String c : after.context()) note.append(note.isEmpty() ? "" : "\n").append("[PostToolUse hook context: ").append(c).append("]");
+        return note.toString();
     }
 
     private static ToolResult withNote(ToolResult r, String note) {

@@ -9,6 +9,7 @@ import cn.agentao.agent.model.TokenCount;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.core.hook.HookOutcome;
 import cn.agentao.agent.core.record.EngineRecord;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.core.tool.ToolSources;
@@ -55,7 +56,19 @@ final class TurnRunner {
     }
 
     StopReason run(Session rt, List<ContentBlock> prompt, Cancellation cancel) {
-        rt.conversation().add(userMessage(prompt));
+        List<String> hookContext = new ArrayList<>();
+        String source = rt.claimSessionStart();
+        if (source != null) hookContext.addAll(SessionHooks.sessionStart(rt, source, cancel).context());
+        HookOutcome submitted = SessionHooks.userPromptSubmit(rt, prompt, cancel);
+        if (cancel.isCancelled()) return StopReason.CANCELLED;
+        if (submitted.denied()) { // the prompt never reaches the model (nor its history); the user is told why
+            String text = "Prompt blocked by a hook: " + submitted.reason();
+            rt.emit(AgentEvent.MessageChunk.text(text));
+            SessionRecords.agentText(rt, text);
+            return StopReason.END_TURN;
+        }
+        hookContext.addAll(submitted.context());
+        rt.conversation().add(withContext(userMessage(prompt), hookContext));
         TurnModel turn;
         try {
             turn = settings.forTurn(rt);
@@ -63,6 +76,7 @@ final class TurnRunner {
         } finally {
             SessionRecords.userPrompt(rt, prompt);
         }
+        boolean stopHookActive = false;
         String system = null; // composed with the first call's tools, then the same for the whole turn
 
         for (int call = 0; call < maxModelCalls; call++) {
@@ -108,11 +122,21 @@ final class TurnRunner {
                 return StopReason.CANCELLED;
             }
             if (!ai.hasToolExecutionRequests()) {
-                return switch (response.finish()) {
+                StopReason reason = switch (response.finish()) {
                     case LENGTH -> StopReason.MAX_TOKENS;
                     case CONTENT_FILTER -> StopReason.REFUSAL;
                     default -> StopReason.END_TURN;
                 };
+                if (reason != StopReason.END_TURN) return reason;
+                HookOutcome stop = SessionHooks.stop(rt, stopHookActive, cancel);
+                if (cancel.isCancelled()) return StopReason.CANCELLED;
+                if (!stop.denied()) return reason;
+                // a Stop hook blocked the stop: its reason is the model's next instruction (bounded by maxModelCalls)
+                stopHookActive = true;
+                UserMessage more = UserMessage.from("A Stop hook asks you to continue: " + stop.reason());
+                rt.conversation().add(more);
+                SessionRecords.modelMessage(rt, more);
+                continue;
             }
             List<ToolExecutionRequest> calls = ai.toolExecutionRequests();
             for (int i = 0; i < calls.size(); i++) {
@@ -176,6 +200,14 @@ final class TurnRunner {
             rt.conversation().add(r);
             SessionRecords.modelMessage(rt, r);
         }
+    }
+
+    /** The prompt's message with the text hooks added for the model (UserPromptSubmit, SessionStart), if any. */
+    private static UserMessage withContext(UserMessage message, List<String> context) {
+        if (context.isEmpty()) return message;
+        List<Content> contents = new ArrayList<>(message.contents());
+        for (String c : context) contents.add(TextContent.from("<hook_context>\n" + c + "\n</hook_context>"));
+        return UserMessage.from(contents);
     }
 
     static UserMessage userMessage(List<ContentBlock> prompt) {

@@ -1,6 +1,5 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.content.ToolKind;
@@ -8,10 +7,7 @@ import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalOption;
 import cn.agentao.agent.core.tool.ToolSource;
-import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.permission.PermissionRequest;
-import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SyncPolicy;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.RecordedRequest;
 import cn.agentao.agent.testing.Script;
@@ -35,9 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -55,33 +49,27 @@ class CoreSessionTest {
     SessionService sessions;
     Path ws;
 
+    CoreFixture core;
+
     @BeforeEach
     void start() throws Exception {
-        model = FakeModelServer.start().whenEmptyFail();
-        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
-        env.put("HOME", dir.resolve("home").toString());
-        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
-        env.put("AGENT_SANDBOX", "none");
-        Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
-        sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
-        ws = Files.createDirectories(dir.resolve("ws"));
+        core = CoreFixture.start(dir);
+        model = core.model;
+        sessions = core.sessions;
+        ws = core.ws;
     }
 
     @AfterEach
     void stop() {
-        sessions.close();
-        model.close();
+        core.close();
     }
 
     private Session open(FakeHost host) throws CoreException {
-        Session s = sessions.create(SessionService.Spec.of(ws), id -> host);
-        s.ready();
-        return s;
+        return core.open(host);
     }
 
     private static List<ContentBlock> text(String t) {
-        return List.of(ContentBlock.text(t));
+        return CoreFixture.text(t);
     }
 
     // ---------------------------------------------------------------- the turn loop
