@@ -4,6 +4,7 @@ import cn.agentao.agent.connect.a2a.RemoteAgents;
 import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.connect.mcp.McpStartup;
+import cn.agentao.agent.tools.user.SaveMemoryTool;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.model.ConfigLocations;
@@ -36,6 +37,7 @@ public final class CoreFactory {
         // one line per connector (Agora's editor tools are registered for ACP sessions only: see AcpLaunch)
         SmcpToolSource.register(sessions, env, configDir); // the A2C-SMCP office of config.json, if any
         RemoteAgents.register(sessions, env, configDir);   // config.json "a2aAgents": remote agents as tools
+        sessions.addConnector(SaveMemoryTool.connector(sessions.engine().memory())); // only for the user's own doors
         sessions.addConnector(new McpStartup(env, TrustedProjects.forUser(env))); // each session's MCP servers
     }
 }
