@@ -7,6 +7,7 @@ import cn.agentao.agent.connect.mcp.McpStartup;
 import cn.agentao.agent.tools.user.SaveMemoryTool;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ public final class CoreFactory {
         // one line per connector (Agora's editor tools are registered for ACP sessions only: see AcpLaunch)
         SmcpToolSource.register(sessions, env, configDir); // the A2C-SMCP office of config.json, if any
         RemoteAgents.register(sessions, env, configDir);   // config.json "a2aAgents": remote agents as tools
-        sessions.addConnector(SaveMemoryTool.connector(sessions.engine().memory())); // only for the user's own doors
+        ToolSource remember = SaveMemoryTool.source(sessions.engine().memory()); // save_memory: the user's own doors only
+        sessions.addConnector(s -> { if (s.host().keepsMemory()) s.addToolSource(remember); });
         sessions.addConnector(new McpStartup(env, TrustedProjects.forUser(env))); // each session's MCP servers
     }
 }

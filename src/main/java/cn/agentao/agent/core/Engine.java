@@ -6,7 +6,7 @@ import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.core.host.Host;
-import cn.agentao.agent.core.memory.Memory;
+import cn.agentao.agent.memory.Memory;
 import cn.agentao.agent.core.tool.CommandSource;
 import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ConnectorSession;

@@ -3,8 +3,7 @@ package cn.agentao.agent.tools.user;
 import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallLocation;
 import cn.agentao.agent.core.content.ToolKind;
-import cn.agentao.agent.core.memory.Memory;
-import cn.agentao.agent.core.tool.Connector;
+import cn.agentao.agent.memory.Memory;
 import cn.agentao.agent.core.tool.Tool;
 import cn.agentao.agent.core.tool.ToolArgs;
 import cn.agentao.agent.core.tool.ToolContext;
@@ -26,7 +25,7 @@ import java.util.Optional;
 /**
  * {@code save_memory}: one short fact into the user's or the project's memory ({@link Memory}), which later sessions
  * get in their system prompt. Offered only to sessions that keep memory ({@code Host.keepsMemory}: not a space's,
- * not an A2A caller's), by {@link #connector}. It changes what later sessions are told, so it is judged as a change:
+ * not an A2A caller's). It changes what later sessions are told, so it is judged as a change:
  * asked about in workspace-write (the answer can be "always" for the session), refused in read-only and plan,
  * allowed in full-access; the call shows the exact line and file either way.
  */
@@ -45,18 +44,15 @@ public final class SaveMemoryTool implements Tool {
         this.memory = memory;
     }
 
-    /** Gives the tool to each session whose door keeps memory. */
-    public static Connector connector(Memory memory) {
+    /** The tool as a source; the process gives it to each session whose door keeps memory ({@code cli.CoreFactory}). */
+    public static ToolSource source(Memory memory) {
         SaveMemoryTool tool = new SaveMemoryTool(memory);
         ToolSpecification spec = ToolSpecification.builder().name(NAME).description(tool.description())
                 .parameters(ToolSchemas.objectSchema(tool.inputSchema())).build();
-        ToolSource source = new ToolSource() {
+        return new ToolSource() {
             @Override public String name() { return "memory"; }
             @Override public List<ToolSpecification> specifications() { return List.of(spec); }
             @Override public Optional<Tool> tool(String name) { return NAME.equals(name) ? Optional.of(tool) : Optional.empty(); }
-        };
-        return session -> {
-            if (session.host().keepsMemory()) session.addToolSource(source);
         };
     }
 

@@ -1,4 +1,4 @@
-package cn.agentao.agent.core.memory;
+package cn.agentao.agent.memory;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package cn.agentao.agent.core.memory;
+package cn.agentao.agent.memory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +19,7 @@ import java.util.Locale;
  * {@code <config dir>/projects/<name>-<hash of its path>/memory.md}, kept outside the workspace on purpose: a
  * cloned project cannot bring a "memory" with it, a sandboxed command cannot see or change it, and it is never
  * committed with the project. Both are read afresh for every turn; only sessions of this machine's user (an editor,
- * the terminal) see or change them (see {@code Host.keepsMemory}).
+ * the terminal) see or change them (see {@code core.host.Host.keepsMemory}).
  */
 public final class Memory {
     /** A fact longer than this is refused: memory is for short facts. */
