@@ -5,8 +5,10 @@ import cn.agentao.agent.connect.smcp.SmcpToolSource;
 import cn.agentao.agent.core.Engine;
 import cn.agentao.agent.hooks.CommandHooks;
 import cn.agentao.agent.connect.mcp.McpStartup;
+import cn.agentao.agent.tools.user.SaveMemoryTool;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.model.ConfigLocations;
 
 import java.nio.file.Path;
@@ -38,6 +40,8 @@ public final class CoreFactory {
         // one line per connector (Agora's editor tools are registered for ACP sessions only: see AcpLaunch)
         SmcpToolSource.register(sessions, env, configDir); // the A2C-SMCP office of config.json, if any
         RemoteAgents.register(sessions, env, configDir);   // config.json "a2aAgents": remote agents as tools
+        ToolSource remember = SaveMemoryTool.source(sessions.engine().memory()); // save_memory: the user's own doors only
+        sessions.addConnector(s -> { if (s.host().keepsMemory()) s.addToolSource(remember); });
         sessions.addConnector(new McpStartup(env, TrustedProjects.forUser(env))); // each session's MCP servers
         sessions.addConnector(new cn.agentao.agent.tools.skills.SkillTools()); // activate_skill and /skill-name
     }

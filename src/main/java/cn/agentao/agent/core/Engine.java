@@ -6,6 +6,7 @@ import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.memory.Memory;
 import cn.agentao.agent.core.tool.CommandSource;
 import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ConnectorSession;
@@ -43,16 +44,18 @@ public final class Engine {
     private final List<Connector> connectors = new CopyOnWriteArrayList<>();
     private final ToolCallExecutor tools;
     private volatile cn.agentao.agent.core.hook.Hooks hooks = cn.agentao.agent.core.hook.Hooks.NONE;
+    private final Memory memory;
 
     public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
         this.configDir = configDir;
         this.tools = tools;
+        this.memory = new Memory(configDir);
         this.trust = new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
         this.settings = new ModelSettings(env, trust);
         Compaction compaction = new Compaction();
         this.turns = new TurnRunner(settings, compaction, tools, this::toolSources,
                 intFromEnv(env, "AGENT_MAX_MODEL_CALLS", DEFAULT_MAX_MODEL_CALLS));
-        this.commands = new SessionCommands(configDir, settings, compaction, turns);
+        this.commands = new SessionCommands(configDir, settings, compaction, turns, memory);
         sources.add(tools.builtins());
     }
 
@@ -66,6 +69,9 @@ public final class Engine {
     }
 
     public Path configDir() { return configDir; }
+
+    /** The user's and the projects' memory files (in the config dir). */
+    public Memory memory() { return memory; }
 
     ModelSettings settings() { return settings; }
 

@@ -100,6 +100,8 @@ public final class Session {
      */
     public void ready() { engine.ready(this); }
 
+    Engine engine() { return engine; }
+
     /**
      * Reserves the turn slot and, in a shared store, the session's lease (reading first what another instance added
      * meanwhile); {@link CoreException.Busy} when a turn is already running, here or on another instance, when the

@@ -6,6 +6,8 @@ import cn.agentao.agent.core.tool.ToolException;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.memory.Memory;
+import cn.agentao.agent.memory.MemoryCommand;
 import cn.agentao.agent.model.ModelChoice;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
@@ -23,16 +25,19 @@ final class SessionCommands {
     private final ModelSettings settings;
     private final Compaction compaction;
     private final TurnRunner turns;
+    private final MemoryCommand memory;
 
-    SessionCommands(Path configDir, ModelSettings settings, Compaction compaction, TurnRunner turns) {
+    SessionCommands(Path configDir, ModelSettings settings, Compaction compaction, TurnRunner turns, Memory memory) {
         this.configDir = configDir;
         this.settings = settings;
         this.compaction = compaction;
         this.turns = turns;
+        this.memory = new MemoryCommand(memory);
     }
 
     List<AvailableCommand> available(Session session) {
         List<AvailableCommand> all = new ArrayList<>(SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir)));
+        if (!session.host().keepsMemory()) all.removeIf(a -> a.name().equals("memory"));
         for (CommandSource source : session.commandSources()) all.addAll(source.commands());
         return all;
     }
@@ -71,6 +76,12 @@ final class SessionCommands {
                 } catch (CoreException e) {
                     say(session, prompt, "Current mode: `" + session.modeId() + "`. Modes: " + ModelSettings.modeIds() + ".");
                 }
+                return StopReason.END_TURN;
+            }
+            case "memory" -> {
+                say(session, prompt, session.host().keepsMemory() ? memory.run(session.cwd(), c.arguments())
+                        : "This session keeps no memory: memory is kept only for this machine's user, not for a space "
+                        + "or a remote caller.");
                 return StopReason.END_TURN;
             }
             case "compact" -> {

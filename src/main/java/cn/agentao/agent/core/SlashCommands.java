@@ -23,6 +23,8 @@ public final class SlashCommands {
             new AvailableCommand("compact", "Summarise older turns to free context", null),
             new AvailableCommand("model", "Switch the model for the next turn", "provider/model"),
             new AvailableCommand("mode", "Switch the permission mode", "read-only | workspace-write | full-access | plan"),
+            new AvailableCommand("memory", "Show, add or forget what the agent remembers across sessions",
+                    "show | add [--user] <fact> | forget <number or text>"),
             new AvailableCommand("help", "List the commands", null));
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 

@@ -105,6 +105,24 @@ class A2aDoorSecurityIT {
     }
 
     @Test
+    void aCallerNeitherSeesNorIsOfferedTheUsersMemory() throws Exception {
+        Path config = Files.createDirectories(dir.resolve("config/agent"));
+        Files.writeString(config.resolve("memory.md"), "- USER-FACT my bank is Example Bank\n");
+        Path project = new cn.agentao.agent.memory.Memory(config).file(cn.agentao.agent.memory.Memory.Scope.PROJECT, ws);
+        Files.createDirectories(project.getParent());
+        Files.writeString(project, "- PROJECT-FACT the staging host is db7\n");
+        model.enqueue(Script.textReply("hi"));
+        try (A2aServerProcess server = serve()) {
+            int port = URI.create(server.url()).getPort();
+            Response r = post(port, "127.0.0.1:" + port, null, "application/json", send("hello"));
+            assertEquals(200, r.status, r.toString());
+        }
+        String body = model.requests().getFirst().rawBody();
+        assertFalse(body.contains("USER-FACT") || body.contains("PROJECT-FACT"), "no memory in an A2A caller's prompt: " + body);
+        assertFalse(body.contains("\"save_memory\""), "save_memory is not offered to a caller");
+    }
+
+    @Test
     void aRebindingPageCannotReadTheTaskNorAnswerItsQuestion() throws Exception {
         try (A2aServerProcess server = serve()) {
             int port = URI.create(server.url()).getPort();

@@ -53,7 +53,7 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("cn.agentao.agent.tools..", "cn.agentao.agent.permission..",
                         "cn.agentao.agent.sandbox..", "cn.agentao.agent.model..", "cn.agentao.agent.store..",
                         "cn.agentao.agent.childenv..", "cn.agentao.agent.net..", "cn.agentao.agent.trust..", "cn.agentao.agent.skills..",
-                        "cn.agentao.agent.util..")
+                        "cn.agentao.agent.util..", "cn.agentao.agent.memory..")
                 .should().dependOnClassesThat(resideInAPackage("cn.agentao.agent.core..")
                         .and(not(resideInAnyPackage("cn.agentao.agent.core.content..", "cn.agentao.agent.core.repository..",
                                 "cn.agentao.agent.core.record..", "cn.agentao.agent.core.tool.."))))

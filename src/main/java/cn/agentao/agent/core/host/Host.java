@@ -43,6 +43,13 @@ public interface Host {
      */
     default boolean answersForUser() { return true; }
 
+    /**
+     * Whether the session is this machine's user's own (an editor, the terminal), so it sees the memory the user
+     * saved (in its system prompt) and may add to it. False for a space's members and an A2A caller: what the user
+     * remembers about themselves and their projects is neither shown to nor written by others.
+     */
+    default boolean keepsMemory() { return answersForUser(); }
+
     /** Where the session's tools read and write files and run commands; this machine unless the door says otherwise. */
     default HostEnvironment environment() { return HostEnvironment.LOCAL; }
 }

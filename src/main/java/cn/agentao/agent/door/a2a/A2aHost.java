@@ -23,6 +23,10 @@ final class A2aHost implements Host {
 
     void current(A2aTask task) { this.current = task; }
 
+    /** An A2A caller is another program, not this machine's user: it neither sees nor changes the user's memory. */
+    @Override
+    public boolean keepsMemory() { return false; }
+
     @Override
     public void emit(AgentEvent event) {
         A2aTask task = current;

@@ -38,7 +38,8 @@ final class AgentCard {
         tools.forEach(t -> tags.add(t.name()));
         code.putArray("examples").add("Find where the configuration is read and explain it").add("Fix the failing test in src/");
         ObjectNode commands = skills.addObject().put("id", "commands").put("name", "Commands");
-        List<AvailableCommand> all = SlashCommands.advertised(SlashCommands.userCommands(cwd, configDir));
+        List<AvailableCommand> all = SlashCommands.advertised(SlashCommands.userCommands(cwd, configDir)).stream()
+                .filter(c -> !c.name().equals("memory")).toList(); // a caller keeps no memory (A2aHost.keepsMemory)
         commands.put("description", "Slash commands sent as the message text: "
                 + String.join("; ", all.stream().map(c -> "/" + c.name() + ": " + c.description()).toList()));
         commands.putArray("tags").add("commands");
