@@ -1,6 +1,7 @@
 package cn.agentao.agent.cli;
 
 import cn.agentao.agent.tools.BuiltinTools;
+import cn.agentao.agent.tools.web.WebSearchConfig;
 import cn.agentao.agent.core.ToolCallExecutor;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;
@@ -20,7 +21,9 @@ public final class ToolCalls {
     public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
         NetworkGuard guard = NetworkGuard.fromEnvironment(env);
         Sandboxes sandboxes = Sandboxes.fromEnvironment(env, configDir);
-        BuiltinTools builtins = BuiltinTools.create(guard);
+        WebSearchConfig.Loaded search = WebSearchConfig.load(configDir, env); // config.json "webSearch": web_search's backend
+        if (search.problem() != null) System.err.println("agent: " + search.problem());
+        BuiltinTools builtins = BuiltinTools.create(guard, search.config());
         return new ToolCallExecutor(builtins, builtins.shell(), new PermissionEngine(
                 PermissionRules.loadUserRules(configDir.resolve("permissions.json")), guard, sandboxes::available), sandboxes);
     }

@@ -91,7 +91,7 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
 
     /**
      * The variables the connectors' entries name for their tokens ({@code smcp.tokenEnv}, {@code agora.tokenEnv},
-     * {@code a2aAgents.NAME.tokenEnv}): credentials whatever their names, kept from every child process. Each
+     * {@code a2aAgents.NAME.tokenEnv}, {@code webSearch.apiKeyEnv}): credentials whatever their names, kept from every child process. Each
      * connector checks its own entry and reports its problems; here only well-formed names are taken.
      */
     private static List<String> tokenVariables(JsonNode root) {
@@ -102,6 +102,8 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
             JsonNode v = entry.path("tokenEnv");
             if (v.isTextual() && VARIABLE_NAME.matcher(v.asText().strip()).matches()) names.add(v.asText().strip());
         }
+        JsonNode searchKey = root.path("webSearch").path("apiKeyEnv"); // web_search's API key (docs/configuration.md)
+        if (searchKey.isTextual() && VARIABLE_NAME.matcher(searchKey.asText().strip()).matches()) names.add(searchKey.asText().strip());
         return names;
     }
 

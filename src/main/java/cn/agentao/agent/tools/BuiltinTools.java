@@ -16,13 +16,16 @@ import cn.agentao.agent.tools.search.GrepTool;
 import cn.agentao.agent.tools.user.AskUserTool;
 import cn.agentao.agent.tools.user.TodoWriteTool;
 import cn.agentao.agent.tools.web.WebFetchTool;
+import cn.agentao.agent.tools.web.WebSearchConfig;
+import cn.agentao.agent.tools.web.WebSearchTool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The built-in tools (files, search, shell, web fetch, ask_user, todo) as a tool source: the one place they are
+ * The built-in tools (files, search, shell, web fetch and search, ask_user, todo) as a tool source: the one place they are
  * listed. The process registers it with the core first (before any connector's), with {@link #shell()} as the tool
  * the user's own commands go through.
  */
@@ -38,10 +41,17 @@ public final class BuiltinTools implements ToolSource {
 
     /** The built-ins; web_fetch is guarded by {@code guard}. */
     public static BuiltinTools create(NetworkGuard guard) {
+        return create(guard, null);
+    }
+
+    /** The built-ins, with web_search when {@code search} configures a backend (null: not offered). */
+    public static BuiltinTools create(NetworkGuard guard, WebSearchConfig search) {
         RunShellCommandTool shell = new RunShellCommandTool();
-        return new BuiltinTools(new ToolRegistry(List.of(new ReadFileTool(), new WriteFileTool(), new EditTool(),
-                new ListDirectoryTool(), new GlobTool(), new GrepTool(), shell,
-                new WebFetchTool(guard), new TodoWriteTool(), new AskUserTool())), shell);
+        List<Tool> tools = new ArrayList<>(List.of(new ReadFileTool(), new WriteFileTool(), new EditTool(),
+                new ListDirectoryTool(), new GlobTool(), new GrepTool(), shell, new WebFetchTool(guard)));
+        if (search != null) tools.add(new WebSearchTool(guard, search));
+        tools.addAll(List.of(new TodoWriteTool(), new AskUserTool()));
+        return new BuiltinTools(new ToolRegistry(tools), shell);
     }
 
     /** Every built-in tool, in the order the model is offered them. */

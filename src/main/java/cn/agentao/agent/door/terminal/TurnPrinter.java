@@ -148,6 +148,9 @@ final class TurnPrinter {
                 int from = wholeOutput ? 0 : Math.max(0, lines.size() - OUTPUT_TAIL);
                 if (from > 0) line(ansi.dim("    … " + from + " lines above"));
                 for (String l : lines.subList(from, lines.size())) line(ansi.dim("    " + InertText.forTerminal(l)));
+            } else if (c instanceof ToolCallContent.Content t && t.content() instanceof ContentBlock.ResourceLink link) {
+                String title = link.title() != null ? link.title() : link.name();
+                line(ansi.dim("    " + InertText.forApproval(title) + " <" + InertText.forApproval(link.uri()) + ">"));
             }
         }
     }

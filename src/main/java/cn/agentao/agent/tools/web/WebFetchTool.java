@@ -8,7 +8,6 @@ import cn.agentao.agent.core.tool.ToolException;
 import cn.agentao.agent.core.tool.ToolInvocation;
 import cn.agentao.agent.core.tool.ToolProgress;
 import cn.agentao.agent.core.tool.ToolResult;
-import cn.agentao.agent.util.Cancellation;
 
 import cn.agentao.agent.net.Network;
 import cn.agentao.agent.net.NetworkFailures;
@@ -21,25 +20,16 @@ import cn.agentao.agent.core.content.ToolKind;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@code web_fetch}: GET an http(s) URL and return its text (HTML converted to text). Every hop is checked by
@@ -52,8 +42,6 @@ public final class WebFetchTool implements Tool {
     static final int MAX_REDIRECTS = 5;
     static final int MAX_BODY_BYTES = 2 << 20;
     static final int MAX_CHARS = 100_000;
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     private static final ObjectNode SCHEMA = ToolArgs.schema("""
             {"type":"object","properties":{
@@ -64,18 +52,6 @@ public final class WebFetchTool implements Tool {
 
     public WebFetchTool(NetworkGuard guard) {
         this.guard = guard;
-    }
-
-    /**
-     * Built on first use: an HTTP client sets up TLS (certificates, key factories), a few hundred milliseconds
-     * that must not delay the agent's start. Proxy and trusted CAs come from {@link Network}; the guard judges
-     * each hop's destination whether or not a proxy carries the request.
-     */
-    private static final class Http {
-        static final HttpClient CLIENT = Network.get().configure(HttpClient.newBuilder(), true)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(CONNECT_TIMEOUT)
-                .build();
     }
 
     @Override
@@ -163,67 +139,22 @@ public final class WebFetchTool implements Tool {
         }
 
         private HttpResponse<InputStream> send(URI target) throws IOException, InterruptedException {
-            HttpRequest.Builder builder = HttpRequest.newBuilder(target)
-                    .timeout(REQUEST_TIMEOUT)
+            return WebHttp.send(WebHttp.get(target)
                     .header("User-Agent", "agent/0.1 (+https://agentclientprotocol.com) web_fetch")
-                    .header("Accept", "text/html,application/xhtml+xml,text/plain,text/markdown,application/json;q=0.9,*/*;q=0.5")
-                    .GET();
-            HttpRequest request = Network.get().authorize(builder, target).build();
-            CompletableFuture<HttpResponse<InputStream>> future =
-                    Http.CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-            Cancellation.Registration onCancel = ctx.cancellation().onCancel(() -> future.cancel(true));
-            try {
-                while (true) {
-                    if (ctx.cancellation().isCancelled()) throw new InterruptedException("fetch cancelled");
-                    try {
-                        return future.get(100, TimeUnit.MILLISECONDS);
-                    } catch (TimeoutException e) {
-                        // keep waiting; the request's own timeout bounds this
-                    }
-                }
-            } catch (CancellationException e) {
-                throw new InterruptedException("fetch cancelled");
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (ctx.cancellation().isCancelled() || cause instanceof CancellationException) {
-                    throw new InterruptedException("fetch cancelled");
-                }
-                String network = NetworkFailures.describe(cause);
-                if (network != null) throw new IOException("cannot fetch " + target + Network.get().via(target) + ": " + network, cause);
-                if (cause instanceof IOException io) throw io;
-                throw new IOException(cause);
-            } catch (InterruptedException e) {
-                future.cancel(true);
-                throw e;
-            } finally {
-                onCancel.close();
-            }
+                    .header("Accept", "text/html,application/xhtml+xml,text/plain,text/markdown,application/json;q=0.9,*/*;q=0.5"),
+                    target, ctx);
         }
 
         private ToolResult read(URI from, HttpResponse<InputStream> response) throws IOException, InterruptedException {
-            ByteArrayOutputStream body = new ByteArrayOutputStream();
-            boolean cut = false;
-            try (InputStream in = response.body()) {
-                byte[] buf = new byte[16384];
-                int n;
-                while ((n = in.read(buf)) >= 0) {
-                    if (Thread.currentThread().isInterrupted() || ctx.cancellation().isCancelled()) {
-                        throw new InterruptedException("fetch cancelled");
-                    }
-                    int room = MAX_BODY_BYTES - body.size();
-                    body.write(buf, 0, Math.min(n, room));
-                    if (n > room) {
-                        cut = true;
-                        break;
-                    }
-                }
-            }
+            WebHttp.Body read = WebHttp.read(response.body(), MAX_BODY_BYTES, ctx);
+            byte[] body = read.bytes();
+            boolean cut = read.cut();
             String contentType = response.headers().firstValue("content-type").orElse("").toLowerCase(Locale.ROOT);
             String mime = contentType.split(";")[0].strip();
-            String text = new String(body.toByteArray(), charset(contentType));
+            String text = new String(body, charset(contentType));
             if (TextFiles.looksBinary(text) || mime.matches("(image|audio|video|font)/.*|application/(pdf|zip|gzip|octet-stream)")) {
                 return ToolResult.error("Not text: " + from + " returned " + (mime.isEmpty() ? "binary data" : mime)
-                        + " (" + body.size() + " bytes).");
+                        + " (" + body.length + " bytes).");
             }
             boolean html = mime.contains("html") || (mime.isEmpty() && text.stripLeading().regionMatches(true, 0, "<!doctype html", 0, 14));
             if (html) text = HtmlToText.convert(text, from);
@@ -241,7 +172,7 @@ public final class WebFetchTool implements Tool {
             boolean failed = status >= 400;
             ObjectNode raw = Json.object().put("url", from.toString()).put("status", status)
                     .put("contentType", mime).put("truncated", cut);
-            String summary = "HTTP " + status + " " + from + " (" + body.size() + " bytes" + (cut ? ", cut" : "") + ")";
+            String summary = "HTTP " + status + " " + from + " (" + body.length + " bytes" + (cut ? ", cut" : "") + ")";
             return new ToolResult(out.toString(), List.of(ToolCallContent.text(summary)), failed, raw);
         }
     }
