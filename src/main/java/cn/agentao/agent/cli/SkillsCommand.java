@@ -17,8 +17,9 @@ import java.util.concurrent.Callable;
 
 /** {@code agent skills list}: the skills a session in a project would have, as the model sees them, and what was skipped. */
 @Command(name = "skills", mixinStandardHelpOptions = true,
-        description = {"Look at the skills sessions get: folders with a SKILL.md in the project's .agent/skills,",
-                ".agentao/skills or .claude/skills (trusted projects only) and in ~/.config/agent/skills."},
+        description = {"Look at the skills sessions get.",
+                "Skills are folders with a SKILL.md in the project's .agent/skills, .agentao/skills or .claude/skills"
+                        + " (trusted projects only) and in ~/.config/agent/skills."},
         subcommands = {SkillsCommand.ListSkills.class})
 public final class SkillsCommand {
 
