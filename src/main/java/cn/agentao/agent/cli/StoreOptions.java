@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.store.postgres.PostgresStoreConfig;
 import picocli.CommandLine.Option;
 
@@ -38,6 +39,11 @@ public final class StoreOptions {
 
     static boolean isOption(String name) {
         return name.equals(STORE) || name.equals(PASSWORD_ENV);
+    }
+
+    /** The command line's layer of the configuration: these options, and {@code sessionsDir} (nullable). */
+    AgentConfig.CommandLine commandLine(java.nio.file.Path sessionsDir) {
+        return new AgentConfig.CommandLine(sessionsDir, store, passwordEnv);
     }
 
     /** {@code env} with the options in place of {@code AGENT_STORE} and {@code AGENT_STORE_PASSWORD_ENV}. */

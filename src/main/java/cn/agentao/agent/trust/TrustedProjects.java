@@ -46,7 +46,12 @@ public final class TrustedProjects {
 
     /** The user's list, in their configuration directory. */
     public static TrustedProjects forUser(Map<String, String> environment) {
-        return new TrustedProjects(ConfigLocations.userConfigDir(environment).resolve(ConfigLocations.TRUSTED_PROJECTS));
+        return in(ConfigLocations.userConfigDir(environment));
+    }
+
+    /** The list in the user's configuration directory {@code configDir}. */
+    public static TrustedProjects in(Path configDir) {
+        return new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
     }
 
     public Path file() { return file; }
