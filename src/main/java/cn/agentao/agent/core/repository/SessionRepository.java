@@ -115,9 +115,6 @@ public interface SessionRepository {
      */
     default boolean shared() { return false; }
 
-    /** Where the doors of a {@link #shared} repository keep the tasks every instance serves; empty when there is none. */
-    default Optional<TaskRepository> tasks() { return Optional.empty(); }
-
     /** Where the sessions are, for messages to the user (a directory, a database name). */
     String location();
 
