@@ -23,7 +23,7 @@ public record ConfigLocations(Path projectDotEnv, boolean projectTrusted, Path u
                 sessionCwd == null ? null : sessionCwd.resolve(".env"),
                 projectTrusted,
                 userDir.resolve(".env"),
-                userDir.resolve("config.json"));
+                userDir.resolve(cn.agentao.agent.config.ConfigJson.USER_FILE));
     }
 
     /** The file that lists the projects the user trusts. */
