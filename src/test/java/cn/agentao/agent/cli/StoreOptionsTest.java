@@ -30,22 +30,23 @@ class StoreOptionsTest {
         assertTrue(o.accept("--store", ADDRESS));
         assertTrue(o.accept("--store-password-env", "DB_PASS"));
         assertFalse(o.accept("--sessions-dir", "x"));
-        Map<String, String> env = o.environment(Map.of("AGENT_STORE", "postgres://old@elsewhere/db", "HOME", "/h"));
-        assertEquals(ADDRESS, env.get("AGENT_STORE"));
-        assertEquals("DB_PASS", env.get("AGENT_STORE_PASSWORD_ENV"));
-        assertEquals("/h", env.get("HOME"));
+        StoreSettings store = StoreSettings.from(Map.of("AGENT_STORE", "postgres://old@elsewhere/db", "HOME", "/h"), o.commandLine(null));
+        assertEquals(ADDRESS, store.address());
+        assertEquals("DB_PASS", store.passwordEnv());
+        assertEquals(Path.of("/h/.local/share/agent/sessions"), store.defaultDirectory());
         Map<String, String> untouched = Map.of("AGENT_STORE", "postgres://old@elsewhere/db");
-        assertSame(untouched, new StoreOptions().environment(untouched), "without the options the environment decides");
+        assertEquals("postgres://old@elsewhere/db", StoreSettings.from(untouched, new StoreOptions().commandLine(null)).address(),
+                "without the options the environment decides");
     }
 
     @Test
     void everyDoorReadsThem() {
         AcpLaunch.Options acp = AcpLaunch.parse(new String[]{"--acp", "--store", ADDRESS, "--store-password-env=DB_PASS"});
         assertNotNull(acp, "an editor's launch line with --store stays on the fast path");
-        assertEquals(ADDRESS, acp.store().environment(Map.of()).get("AGENT_STORE"));
-        assertEquals("DB_PASS", acp.store().environment(Map.of()).get("AGENT_STORE_PASSWORD_ENV"));
+        assertEquals(ADDRESS, acp.store().commandLine(null).store());
+        assertEquals("DB_PASS", acp.store().commandLine(null).storePasswordEnv());
         TerminalLaunch.Options p = TerminalLaunch.parse(new String[]{"-p", "hi", "--store=" + ADDRESS});
-        assertEquals(ADDRESS, p.store().environment(Map.of()).get("AGENT_STORE"));
+        assertEquals(ADDRESS, p.store().commandLine(null).store());
         assertNull(AcpLaunch.parse(new String[]{"--acp", "--store"}), "a missing value is Picocli's usage error");
 
         for (List<String> line : List.of(List.of("--store", ADDRESS), List.of("sessions", "list", "--store", ADDRESS),
