@@ -81,9 +81,6 @@ public record AgentConfig(Map<String, String> environment, Path configDir, Confi
         return UserHome.from(environment).resolve(".config").resolve("agent");
     }
 
-    /** The user's home as the environment says (see {@link UserHome}). */
-    public Path home() { return UserHome.from(environment); }
-
     /** Where a project keeps its own configuration ({@code .agent/}), which counts only while the user trusts it. */
     public static Path projectDir(Path project) {
         return project.resolve(".agent");

@@ -33,11 +33,6 @@ public record ConfigJson(Path file, JsonNode root, boolean unreadable) {
         }
     }
 
-    /** A tree that is already parsed (tests, and a file's text read elsewhere). */
-    public static ConfigJson of(String fileName, JsonNode root) {
-        return new ConfigJson(Path.of(fileName), root, false);
-    }
-
     /** Whether there is a file at all (a broken one counts). */
     public boolean exists() { return root != null || unreadable; }
 

@@ -51,7 +51,7 @@ public final class Engine {
         this.tools = tools;
         this.memory = new Memory(configDir);
         this.trust = new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
-        this.settings = new ModelSettings(config.environment(), trust);
+        this.settings = new ModelSettings(config.environment(), trust, config.userJson());
         Compaction compaction = new Compaction();
         this.turns = new TurnRunner(settings, compaction, tools, this::toolSources,
                 config.limits().maxModelCalls());

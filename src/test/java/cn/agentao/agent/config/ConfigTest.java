@@ -89,6 +89,19 @@ class ConfigTest {
     }
 
     @Test
+    void theModelsEntriesAreReadAtStartAndAgainOnlyWhenTheConfigurationIsReloaded() throws Exception {
+        Path file = userConfig("{\"providers\": {\"openai\": {\"apiKey\": \"sk-file-key\", \"models\": [\"m\"]}}, \"default\": \"openai/m\"}");
+        Path first = Files.createDirectories(dir.resolve("first")), second = Files.createDirectories(dir.resolve("second"));
+        try (cn.agentao.agent.core.SessionService sessions = cn.agentao.agent.cli.CoreFactory.create(AgentConfig.load(env()))) {
+            assertTrue(sessions.configured(first));
+            Files.writeString(file, "{}");
+            assertTrue(sessions.configured(second), "another project of the same start sees the same reading");
+            sessions.reloadConfiguration(); // after agent login/logout or the editor's authenticate
+            assertFalse(sessions.configured(second), "a reload reads the file again");
+        }
+    }
+
+    @Test
     void aFileThatIsNotJsonIsNamedOnceAndTurnsNothingElseIntoAnError() throws Exception {
         Path file = userConfig("{\"providers\": {");
         AgentConfig config = AgentConfig.load(env());
