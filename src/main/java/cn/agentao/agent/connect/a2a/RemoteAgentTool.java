@@ -121,7 +121,7 @@ public final class RemoteAgentTool implements Tool {
     }
 
     private ToolResult call(String text, ToolContext ctx, ToolProgress progress) {
-        URI endpoint;
+        A2aClient.Endpoint endpoint;
         try {
             endpoint = client.endpoint(card());
         } catch (A2aClientException e) {
