@@ -149,10 +149,7 @@ class A2aRemoteAgentIT {
     @Test
     void aNative10AgentIsSpokenToOverJsonRpc10() throws Exception {
         start("jsonrpc");
-        JsonNode rep = converse();
-        for (JsonNode v : rep.path("versions")) assertEquals("1.0", v.path("version").asText(), "A2A-Version on every request: " + rep);
-        List<String> methods = new java.util.ArrayList<>();
-        rep.path("versions").forEach(v -> methods.add(v.path("what").asText()));
+        List<String> methods = requestsAllOf10(converse());
         assertTrue(methods.contains("SendStreamingMessage") && methods.contains("CancelTask"), "the 1.0 JSON-RPC methods: " + methods);
         assertTrue(methods.stream().noneMatch(m -> m.contains("/")), "no 0.3 method, no REST route when JSON-RPC 1.0 is offered: " + methods);
     }
@@ -160,12 +157,19 @@ class A2aRemoteAgentIT {
     @Test
     void aNative10AgentOfferingOnlyHttpJsonIsSpokenToOverRest() throws Exception {
         start("rest");
-        JsonNode rep = converse();
-        for (JsonNode v : rep.path("versions")) assertEquals("1.0", v.path("version").asText(), "A2A-Version on every request: " + rep);
-        List<String> what = new java.util.ArrayList<>();
-        rep.path("versions").forEach(v -> what.add(v.path("what").asText()));
+        List<String> what = requestsAllOf10(converse());
         assertTrue(what.contains("POST /rest/message:stream"), "the HTTP+JSON streaming route: " + what);
         assertTrue(what.stream().anyMatch(w -> w.matches("POST /rest/tasks/[^/]+:cancel")), "the HTTP+JSON cancel route: " + what);
+    }
+
+    /** What the remote received (JSON-RPC methods or REST routes), each request having said {@code A2A-Version: 1.0}. */
+    private static List<String> requestsAllOf10(JsonNode rep) {
+        List<String> what = new java.util.ArrayList<>();
+        for (JsonNode v : rep.path("versions")) {
+            assertEquals("1.0", v.path("version").asText(), "A2A-Version on every request: " + rep);
+            what.add(v.path("what").asText());
+        }
+        return what;
     }
 
     /**

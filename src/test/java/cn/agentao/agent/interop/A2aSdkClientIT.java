@@ -30,7 +30,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (interop/a2a/sdk-client.mjs): card, 401, send, stream, get, resubscribe, cancel, push configs, errors, and the
  * permission question round trip; every response and event validated against the A2A 0.3 JSON schema. Then the
  * side effects: the refused write did not happen, the allowed one did, the context is a stored session, and
- * SIGTERM stops the server cleanly.
+ * SIGTERM stops the server cleanly. Then the same SDK in its native 1.0 mode (interop/a2a/sdk-v1-client.mjs), once
+ * over each 1.0 binding the card names, JSON-RPC and HTTP+JSON (REST): send, stream, get, list (filters, paging),
+ * subscribe, cancel, the errors the SDK names, push configs, the extended card, the permission question; then plain
+ * HTTP for the binding's error shapes and the door's checks (415, 401, the version rule).
  */
 class A2aSdkClientIT {
     static final String TOKEN = "a2a-test-token-5bd1";
@@ -94,6 +97,39 @@ class A2aSdkClientIT {
             assertFalse(server.stderr().contains(TOKEN), "the token is not logged");
             assertFalse(server.stderr().contains(FakeModelServer.API_KEY), "the provider key is not logged");
             assertEquals(0, server.terminate(), "SIGTERM: a clean exit\n" + server.stderr());
+        }
+    }
+
+    @Test
+    void theSdkOverHttpJsonWithAToken() throws Exception {
+        drive("HTTP+JSON", true);
+    }
+
+    @Test
+    void theSdkOverHttpJsonWithoutAToken() throws Exception {
+        drive("HTTP+JSON", false);
+    }
+
+    @Test
+    void theSdkOverJsonRpcWithAToken() throws Exception {
+        drive("JSONRPC", true);
+    }
+
+    private void drive(String binding, boolean withToken) throws Exception {
+        Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
+        env.put("A2A_TOKEN", TOKEN);
+        String[] serverArgs = withToken ? new String[] {"--cwd", ws.toString(), "--token-env", "A2A_TOKEN"} : new String[] {"--cwd", ws.toString()};
+        try (A2aServerProcess server = A2aServerProcess.start(env, ws, serverArgs)) {
+            var command = withToken ? Interop.node("a2a/sdk-v1-client.mjs", "--url", server.url(), "--binding", binding, "--token", TOKEN)
+                    : Interop.node("a2a/sdk-v1-client.mjs", "--url", server.url(), "--binding", binding);
+            Interop.Result r = Interop.run(command, Map.of(), ws, Duration.ofSeconds(120));
+            JsonNode summary = Json.mapper().readTree(r.stdout().isBlank() ? "{}" : r.stdout());
+            String context = "driver output:\n" + r.stdout() + "\n" + Interop.tail(r.stderr()) + "\nserver:\n" + Interop.tail(server.stderr());
+            assertTrue(summary.path("failures").isArray() && summary.path("failures").isEmpty(), context);
+            assertEquals(0, r.exitCode(), context);
+            assertTrue(summary.path("checks").asInt() > 30, context);
+            assertFalse(Files.exists(outside.resolve("no.txt")), "answered no: nothing written");
+            assertFalse(server.stderr().contains(TOKEN), "the token is not logged");
         }
     }
 
