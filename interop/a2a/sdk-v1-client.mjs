@@ -1,9 +1,10 @@
 // The official A2A JS SDK (@a2a-js/sdk 1.3) in its native A2A 1.0 mode (no v0.3 compatibility layer) as a client of
 // our server over one 1.0 binding, chosen from the card's supportedInterfaces: JSON-RPC or HTTP+JSON (REST). Then
 // plain HTTP checks of what the SDK hides on that binding (HTTP status and ErrorInfo of errors, the version rule).
-// Usage: node sdk-v1-client.mjs --url http://127.0.0.1:PORT --binding JSONRPC|HTTP+JSON [--token TOKEN]
+// Usage: node sdk-v1-client.mjs --url http://127.0.0.1:PORT --binding JSONRPC|HTTP+JSON [--token TOKEN] [--task03 ID]
 // The agent's scripted model answers: "HELLO…" with "Hello from the agent", "SLOW…" with "partial " then hangs,
 // "WRITE-OUTSIDE please" with a write_file call outside the workspace (a permission question), then "done".
+// --task03 names a task a 0.3 client started that waits on a permission question: it is read and answered "yes".
 // Prints a JSON summary ({checks, failures, binding, tasks}); exits 1 on any failed check.
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { TaskState } from '@a2a-js/sdk';
@@ -117,6 +118,14 @@ async function sdk() {
   const answered = taskOf(await client.sendMessage(sdkMessage('no', { taskId: q.value.taskId, contextId: q.value.contextId })));
   ok(answered.status.state === TaskState.TASK_STATE_COMPLETED, `after the answer: ${answered.status.state}`);
   summary.tasks = { send: task.id, slow: slowId, question: q.value.taskId };
+
+  // a task a 0.3 client started (it asks to write a file): read and answered over 1.0
+  if (args.task03) {
+    const old = await client.getTask({ id: args.task03, tenant: '' });
+    ok(old.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED, `the 0.3 task over 1.0: ${old.status?.state}`);
+    const yes = taskOf(await client.sendMessage(sdkMessage('yes', { taskId: args.task03, contextId: old.contextId })));
+    ok(yes.status.state === TaskState.TASK_STATE_COMPLETED, `the 0.3 task answered over 1.0: ${yes.status.state}`);
+  }
 }
 
 // ---- plain HTTP on the binding: what the SDK does not show
