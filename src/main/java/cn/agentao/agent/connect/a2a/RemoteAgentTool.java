@@ -16,7 +16,6 @@ import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,7 @@ import cn.agentao.agent.door.HttpDoorGuard;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.core.tool.Tool;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -21,9 +22,10 @@ import java.util.concurrent.Executors;
 
 /**
  * The A2A front door: an HTTP server (the JDK's, one virtual thread per exchange) serving the agent card, the
- * JSON-RPC endpoint at {@code /} (0.3, and 1.0 with {@code A2A-Version: 1.0}) and 1.0's HTTP+JSON routes beside it. Every request first passes {@link HttpDoorGuard} (Host, Origin, JSON bodies). Without a
- * token it binds only to loopback and is the local user's; with one, every request but the card needs
- * {@code Authorization: Bearer <token>}. A task's questions are answered only with the credential that started it.
+ * JSON-RPC endpoint at {@code /} (0.3, and 1.0 with {@code A2A-Version: 1.0}) and 1.0's HTTP+JSON routes beside it.
+ * Every request first passes {@link HttpDoorGuard} (Host, Origin, JSON bodies). Without a token it binds only to
+ * loopback and is the local user's; with one, every request but the card needs {@code Authorization: Bearer <token>}.
+ * A task's questions are answered only with the credential that started it.
  */
 public final class A2aServer implements AutoCloseable {
     public static final String CARD_PATH = "/.well-known/agent-card.json";
@@ -85,7 +87,7 @@ public final class A2aServer implements AutoCloseable {
         String host = http.getAddress().getAddress().getHostAddress();
         if (host.contains(":")) host = "[" + host + "]";
         String baseUrl = "http://" + host + ":" + http.getAddress().getPort();
-        com.fasterxml.jackson.databind.node.ObjectNode cardJson = AgentCard.build(baseUrl + "/", o.version(), o.token() != null, tools,
+        ObjectNode cardJson = AgentCard.build(baseUrl + "/", o.version(), o.token() != null, tools,
                 o.cwd(), configDir);
         byte[] card = cardJson.toString().getBytes(StandardCharsets.UTF_8);
         A2aContexts contexts = new A2aContexts(sessions, o.cwd(), o.mode());

@@ -96,7 +96,7 @@ final class JsonRpcHandler {
     /** The methods whose answer is an event stream, errors included (0.3's and 1.0's). */
     private static final java.util.Set<String> STREAMING = java.util.Set.of("message/stream", "tasks/resubscribe",
             "SendStreamingMessage", "SubscribeToTask");
-    static final String V03 = "0.3";
+    private static final String V03 = "0.3";
 
     private void handleV03(HttpExchange exchange, JsonNode id, String method, JsonNode params, String caller) throws IOException, A2aException {
         switch (method) {
@@ -202,7 +202,7 @@ final class JsonRpcHandler {
         }
     }
 
-    static OutputStream openStream(HttpExchange exchange) throws IOException {
+    private static OutputStream openStream(HttpExchange exchange) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
         exchange.sendResponseHeaders(200, 0);
