@@ -84,6 +84,10 @@ final class SessionCommands {
                         + "or a remote caller.");
                 return StopReason.END_TURN;
             }
+            case "undo", "rewind" -> {
+                takeBack(session, c, prompt, cancel);
+                return StopReason.END_TURN;
+            }
             case "compact" -> {
                 SessionRecords.userPrompt(session, prompt, true);
                 boolean done = compaction.compact(session, settings.forTurn(session).client(), cancel);
@@ -110,6 +114,33 @@ final class SessionCommands {
                 }
                 return turns.run(session, List.of(ContentBlock.text(text)), cancel);
             }
+        }
+    }
+
+    /**
+     * {@code /undo}, {@code /rewind N} (or the list of turns without N): the files go back through the session's own
+     * file access (the editor's buffers in ACP), and the model's history gets a note of it.
+     */
+    private static void takeBack(Session session, SlashCommands.Invocation c, List<ContentBlock> prompt, Cancellation cancel) {
+        Checkpoints checkpoints = session.checkpoints();
+        var files = session.host().environment().files(cancel);
+        Checkpoints.Result result;
+        if (c.name().equals("undo")) {
+            result = c.arguments().isEmpty() ? checkpoints.undo(files)
+                    : Checkpoints.Result.nothing("/undo takes no argument; to go back further, use /rewind N.");
+        } else if (c.arguments().isEmpty()) {
+            result = Checkpoints.Result.nothing(checkpoints.list());
+        } else if (c.arguments().matches("[0-9]{1,9}")) {
+            result = checkpoints.rewind(files, Integer.parseInt(c.arguments()));
+        } else {
+            result = Checkpoints.Result.nothing("/rewind takes a turn number (see /rewind for the list), not \""
+                    + c.arguments() + "\".");
+        }
+        say(session, prompt, result.text());
+        if (result.note() != null) {
+            dev.langchain4j.data.message.UserMessage note = dev.langchain4j.data.message.UserMessage.from(result.note());
+            session.conversation().add(note);
+            SessionRecords.modelMessage(session, note); // part of the history on reload, not a turn of its own
         }
     }
 
