@@ -277,17 +277,21 @@ final class Checkpoints {
         return new Result(text, note);
     }
 
-    /** The file as the agent's file access sees it now; {@code keep}: its content goes to the store. */
+    /**
+     * The file as the agent's file access sees it now (the editor's buffer in ACP, when the editor reads files);
+     * {@code keep}: its content goes to the store.
+     */
     private State read(FileAccess files, Path p, boolean keep) throws IOException {
-        if (!Files.exists(p)) return State.ABSENT;
-        long size = Files.size(p);
+        boolean onDisk = Files.exists(p);
+        long size = onDisk ? Files.size(p) : 0;
         if (keep && size > MAX_FILE_BYTES) return new State(null, false, size);
         byte[] bytes;
         boolean text;
         try {
             bytes = files.readText(p, null, null).getBytes(StandardCharsets.UTF_8);
             text = true;
-        } catch (IOException e) { // binary, not UTF-8, too big for a whole read: its bytes as they are on disk
+        } catch (IOException e) { // no such file; or binary, not UTF-8, too big for a whole read: its bytes on disk
+            if (!onDisk) return State.ABSENT;
             if (size > MAX_FILE_BYTES) return new State(null, false, size);
             bytes = Files.readAllBytes(p);
             text = isUtf8(bytes);
