@@ -102,6 +102,9 @@ final class Checkpoints {
     /** The session caught up with turns another instance ran: {@code turns} prompts so far. */
     synchronized void turnsSoFar(int turns) {
         turn = Math.max(turn, turns);
+        changes = null; // another instance on this machine may have added to the log: read it again when needed
+        prompts.clear();
+        undone.clear();
     }
 
     /** {@code files}, recording each write in the current turn's checkpoint first. */

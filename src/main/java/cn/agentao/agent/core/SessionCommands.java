@@ -38,6 +38,7 @@ final class SessionCommands {
     List<AvailableCommand> available(Session session) {
         List<AvailableCommand> all = new ArrayList<>(SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir)));
         if (!session.host().keepsMemory()) all.removeIf(a -> a.name().equals("memory"));
+        if (!session.host().answersForUser()) all.removeIf(a -> a.name().equals("undo") || a.name().equals("rewind"));
         for (CommandSource source : session.commandSources()) all.addAll(source.commands());
         return all;
     }
@@ -125,7 +126,9 @@ final class SessionCommands {
         Checkpoints checkpoints = session.checkpoints();
         var files = session.host().environment().files(cancel);
         Checkpoints.Result result;
-        if (c.name().equals("undo")) {
+        if (!session.host().answersForUser()) { // a space's members: they do not speak for the files' owner
+            result = Checkpoints.Result.nothing("/" + c.name() + " is for this machine's user, not for a space's members.");
+        } else if (c.name().equals("undo")) {
             result = c.arguments().isEmpty() ? checkpoints.undo(files)
                     : Checkpoints.Result.nothing("/undo takes no argument; to go back further, use /rewind N.");
         } else if (c.arguments().isEmpty()) {

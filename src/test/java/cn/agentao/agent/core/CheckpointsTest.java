@@ -215,4 +215,33 @@ class CheckpointsTest {
             // no blob directory at all: nothing stored either
         }
     }
+
+    @Test
+    void aSpacesMembersCannotTakeBackTheUsersFiles() throws Exception {
+        FakeHost events = new FakeHost();
+        Session s = sessions.create(SessionService.Spec.of(ws), id -> new SpaceMember(events));
+        s.ready();
+        s.setMode("full-access");
+        Script calls = Script.reply();
+        write(calls, "c1", ws.resolve("a.txt"), "written for the space\n");
+        model.enqueue(calls, Script.textReply("ok"));
+        s.prompt(text("write"), Cancellation.NONE);
+        assertEquals("written for the space\n", Files.readString(ws.resolve("a.txt")), "the write happened");
+
+        String answer = s.prompt(text("/undo"), Cancellation.NONE).text();
+        assertTrue(answer.contains("not for a space's members"), answer);
+        assertTrue(Files.exists(ws.resolve("a.txt")), "nothing was taken back");
+        assertTrue(events.of(AgentEvent.CommandsChanged.class).getFirst().commands().stream()
+                .noneMatch(c -> c.name().equals("undo") || c.name().equals("rewind")), "not offered");
+    }
+
+    /** As an Agora space's host: whoever answers does not speak for this machine's user. */
+    private record SpaceMember(FakeHost events) implements cn.agentao.agent.core.host.Host {
+        @Override public void emit(AgentEvent event) { events.emit(event); }
+        @Override public cn.agentao.agent.core.host.ApprovalAnswer askApproval(cn.agentao.agent.core.host.ApprovalRequest r, Cancellation c) {
+            return cn.agentao.agent.core.host.ApprovalAnswer.DISMISSED;
+        }
+        @Override public java.util.Optional<String> askUser(cn.agentao.agent.core.host.Question q, Cancellation c) { return java.util.Optional.empty(); }
+        @Override public boolean answersForUser() { return false; }
+    }
 }
