@@ -217,6 +217,24 @@ class CheckpointsTest {
     }
 
     @Test
+    void aContentCheckpointedByManyTurnsIsStoredOnce() throws Exception {
+        Files.writeString(ws.resolve("big.txt"), "the original\n".repeat(10_000));
+        Session s = open();
+        for (int turn = 1; turn <= 3; turn++) {
+            Script calls = Script.reply();
+            write(calls, "c" + turn, ws.resolve("big.txt"), "rewritten in turn " + turn + "\n");
+            model.enqueue(calls, Script.textReply("ok"));
+            s.prompt(text("turn " + turn), Cancellation.NONE);
+            String undo = s.prompt(text("/undo"), Cancellation.NONE).text();
+            assertTrue(undo.contains("Undid turn " + turn) && undo.contains("Restored: `big.txt`"), undo);
+        }
+        assertEquals("the original\n".repeat(10_000), Files.readString(ws.resolve("big.txt")));
+        try (var blobs = Files.list(storeDir.resolve("checkpoints").resolve(s.id()).resolve("blobs"))) {
+            assertEquals(1, blobs.count(), "the original content, kept by three turns, is on disk once");
+        }
+    }
+
+    @Test
     void aSpacesMembersCannotTakeBackTheUsersFiles() throws Exception {
         FakeHost events = new FakeHost();
         Session s = sessions.create(SessionService.Spec.of(ws), id -> new SpaceMember(events));
