@@ -262,7 +262,9 @@ final class Checkpoints {
             }
         }
         try {
-            store.append(Json.object().put("t", "undone").set("turns", Json.mapper().valueToTree(turns)));
+            ObjectNode line = Json.object().put("t", "undone");
+            turns.forEach(line.putArray("turns")::add);
+            store.append(line);
         } catch (IOException ex) {
             log.warn("cannot record the undo in {}: {}", store.directory(), ex.toString());
         }

@@ -1,7 +1,7 @@
 package cn.agentao.agent.store;
 
-import cn.agentao.agent.core.repository.CheckpointStore;
 import cn.agentao.agent.core.repository.AmbiguousSessionIdException;
+import cn.agentao.agent.core.repository.CheckpointStore;
 import cn.agentao.agent.core.repository.Page;
 import cn.agentao.agent.core.repository.PruneResult;
 import cn.agentao.agent.core.repository.PruneRule;
