@@ -32,7 +32,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -48,8 +47,8 @@ import java.util.function.Consumer;
 public final class SessionStore implements SessionRepository {
     private static final Logger log = LoggerFactory.getLogger(SessionStore.class);
 
-    /** Environment variable that overrides {@link #defaultDirectory}. */
-    public static final String DIR_ENV = "AGENT_SESSIONS_DIR";
+    /** Environment variable that overrides the default directory ({@link cn.agentao.agent.config.StoreSettings#defaultDirectory}). */
+    public static final String DIR_ENV = cn.agentao.agent.config.StoreSettings.DIR_ENV;
     /** What a user can do about a store directory that cannot be used. */
     public static final String RELOCATE_HINT = "choose a writable directory with --sessions-dir DIR or " + DIR_ENV + "=DIR";
 
@@ -75,19 +74,6 @@ public final class SessionStore implements SessionRepository {
         this.index = new SummaryIndex(files);
     }
 
-    /**
-     * Where sessions live unless told otherwise: {@code $AGENT_SESSIONS_DIR} if set, else
-     * {@code $XDG_DATA_HOME/agent/sessions} (if that is an absolute path), else {@code ~/.local/share/agent/sessions}.
-     */
-    public static Path defaultDirectory(Map<String, String> env) {
-        String override = env.get(DIR_ENV);
-        if (override != null && !override.isBlank()) return Path.of(override).toAbsolutePath();
-        String dataHome = env.get("XDG_DATA_HOME");
-        if (dataHome != null && !dataHome.isBlank() && Path.of(dataHome).isAbsolute()) {
-            return Path.of(dataHome, "agent", "sessions");
-        }
-        return cn.agentao.agent.util.UserHome.from(env).resolve(".local/share/agent/sessions");
-    }
 
     public Path directory() {
         return files.dir();

@@ -53,7 +53,7 @@ class CheckpointsTest {
     }
 
     private SessionService service() {
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
+        Engine engine = new Engine(cn.agentao.agent.config.AgentConfig.load(env), ToolCalls.create(cn.agentao.agent.config.AgentConfig.load(env)));
         return new SessionService(engine, new SessionStore(storeDir, SyncPolicy.NO_FSYNC));
     }
 

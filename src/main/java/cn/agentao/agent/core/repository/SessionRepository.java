@@ -115,9 +115,6 @@ public interface SessionRepository {
      */
     default boolean shared() { return false; }
 
-    /** Where the doors of a {@link #shared} repository keep the tasks every instance serves; empty when there is none. */
-    default Optional<TaskRepository> tasks() { return Optional.empty(); }
-
     /**
      * Where a session's checkpoints are kept ({@link CheckpointStore}: what {@code /undo} restores), outside every
      * workspace; deleting or pruning the session removes them. Empty when this repository keeps none.

@@ -91,7 +91,7 @@ public final class A2aServer implements AutoCloseable {
                 o.cwd(), configDir);
         byte[] card = cardJson.toString().getBytes(StandardCharsets.UTF_8);
         A2aContexts contexts = new A2aContexts(sessions, o.cwd(), o.mode());
-        TaskStore tasks = sessions.sharedTasks().<TaskStore>map(r -> new SharedTaskStore(r, sessions)).orElseGet(MemoryTaskStore::new);
+        TaskStore tasks = TaskRepository.shared(sessions).<TaskStore>map(r -> new SharedTaskStore(r, sessions)).orElseGet(MemoryTaskStore::new);
         A2aService service = new A2aService(sessions, contexts, tasks, new PushNotifier(networkGuard), o.cwd());
         A2aServer server = new A2aServer(http, service, o.token() == null ? null : o.token().getBytes(StandardCharsets.UTF_8), baseUrl, card);
         http.setExecutor(server.executor);

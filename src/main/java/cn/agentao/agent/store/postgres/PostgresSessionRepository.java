@@ -16,7 +16,6 @@ import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.core.repository.StoreUnavailableException;
-import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.store.ListCursor;
 import cn.agentao.agent.store.SessionFiles;
 import cn.agentao.agent.util.Json;
@@ -59,7 +58,6 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
     private HikariDataSource leasePool;
     /** At most this many leases (turns running at once) per instance. */
     private static final int LEASE_CONNECTIONS = 256;
-    private final PostgresTaskRepository tasks = new PostgresTaskRepository(this);
     /** Where sessions' checkpoints are kept, on this machine's disk (null: none kept). */
     private final Path checkpoints;
 
@@ -193,13 +191,8 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         return true;
     }
 
-    @Override
-    public Optional<TaskRepository> tasks() {
-        return Optional.of(tasks);
-    }
-
-    /** A connection of the pool (the schema migrated), for the task table. */
-    Connection connection() throws SQLException {
+    /** A connection of the pool (the schema migrated), for the tables a door keeps beside the sessions (A2A's tasks). */
+    public Connection connection() throws SQLException {
         return pool().getConnection();
     }
 
@@ -533,7 +526,8 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         }
     }
 
-    SessionStoreException failure(String what, Exception e) {
+    /** {@code e} as the failure to report: what was being done, in the store named by its address (never a password). */
+    public SessionStoreException failure(String what, Exception e) {
         if (e instanceof SessionStoreException s) return s;
         return new SessionStoreException("could not " + what + " in the session store " + config.display() + ": "
                 + e.getMessage(), e);
