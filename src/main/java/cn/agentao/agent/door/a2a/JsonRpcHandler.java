@@ -107,14 +107,14 @@ final class JsonRpcHandler {
                 A2aService.Started s = service.send(params, caller);
                 stream(exchange, id, s.task(), s.start(), e -> e);
             }
-            case "tasks/resubscribe" -> stream(exchange, id, service.task(params), null, e -> e);
-            case "tasks/get" -> respond(exchange, result(id, service.get(params)));
-            case "tasks/cancel" -> respond(exchange, result(id, service.cancel(params)));
-            case "tasks/pushNotificationConfig/set" -> respond(exchange, result(id, service.setPushConfig(params)));
-            case "tasks/pushNotificationConfig/get" -> respond(exchange, result(id, service.getPushConfig(params)));
-            case "tasks/pushNotificationConfig/list" -> respond(exchange, result(id, service.listPushConfigs(params)));
+            case "tasks/resubscribe" -> stream(exchange, id, service.task(params, caller), null, e -> e);
+            case "tasks/get" -> respond(exchange, result(id, service.get(params, caller)));
+            case "tasks/cancel" -> respond(exchange, result(id, service.cancel(params, caller)));
+            case "tasks/pushNotificationConfig/set" -> respond(exchange, result(id, service.setPushConfig(params, caller)));
+            case "tasks/pushNotificationConfig/get" -> respond(exchange, result(id, service.getPushConfig(params, caller)));
+            case "tasks/pushNotificationConfig/list" -> respond(exchange, result(id, service.listPushConfigs(params, caller)));
             case "tasks/pushNotificationConfig/delete" -> {
-                service.deletePushConfig(params);
+                service.deletePushConfig(params, caller);
                 respond(exchange, result(id, NullNode.instance));
             }
             case "agent/getAuthenticatedExtendedCard" -> throw new A2aException(-32007,
@@ -140,15 +140,15 @@ final class JsonRpcHandler {
                 stream(exchange, id, s.task(), s.start(), A2aV1Wire::streamResponse);
             }
             case "SubscribeToTask" -> {
-                A2aTask task = service.task(params);
+                A2aTask task = service.task(params, caller);
                 if (task.isTerminal()) {
                     throw A2aException.unsupported("task " + task.id() + " is " + task.state() + ": there is nothing to subscribe to");
                 }
                 stream(exchange, id, task, null, A2aV1Wire::streamResponse);
             }
-            case "GetTask" -> respond(exchange, result(id, A2aV1Wire.task(service.get(params))));
+            case "GetTask" -> respond(exchange, result(id, A2aV1Wire.task(service.get(params, caller))));
             case "ListTasks" -> respond(exchange, result(id, A2aV1Wire.listTasks(service.tasksOf(caller), params)));
-            case "CancelTask" -> respond(exchange, result(id, A2aV1Wire.task(service.cancel(params))));
+            case "CancelTask" -> respond(exchange, result(id, A2aV1Wire.task(service.cancel(params, caller))));
             case "GetExtendedAgentCard" -> throw new A2aException(-32007, "Extended agent card is not configured");
             default -> throw new A2aException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method
                     + (method.contains("/") ? " (an A2A 0.3 method: send it without the A2A-Version header)" : ""));

@@ -156,7 +156,7 @@ final class SharedTaskStore implements TaskStore {
     private void save(A2aTask task) {
         unsaved.remove(task);
         try {
-            repository.save(task.id(), task.contextId(), task.state(), task.snapshot(null).toString());
+            repository.save(task.id(), task.contextId(), task.state(), task.stored().toString());
         } catch (SessionStoreException e) {
             unsaved.add(task); // tried again at the next poll
             log.warn("task {} could not be saved: {}", task.id(), e.getMessage());
