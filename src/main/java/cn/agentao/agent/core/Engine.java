@@ -55,7 +55,7 @@ public final class Engine {
         Compaction compaction = new Compaction();
         this.turns = new TurnRunner(settings, compaction, tools, this::toolSources,
                 intFromEnv(env, "AGENT_MAX_MODEL_CALLS", DEFAULT_MAX_MODEL_CALLS));
-        this.commands = new SessionCommands(configDir, settings, compaction, turns, memory);
+        this.commands = new SessionCommands(configDir, settings, compaction, turns, memory, trust);
         sources.add(tools.builtins());
     }
 
@@ -107,6 +107,7 @@ public final class Engine {
         settings.catalog(session.cwd()).warnings().forEach(w -> session.notice("Configuration: " + w));
         trust.problem().ifPresent(w -> session.notice("Configuration: " + w));
         ProjectFiles.outsideWorkspace(session.cwd()).forEach(session::notice);
+        if (!trust.trusted(session.cwd())) SlashCommands.untrustedNotice(session.cwd()).ifPresent(session::notice);
         for (Connector c : connectors) c.open(new ConnectorView(session));
         if (restored != null) restoreConversation(session, restored);
     }
