@@ -23,7 +23,7 @@ import java.util.concurrent.Executors;
  * The A2A front door: an HTTP server (the JDK's, one virtual thread per exchange) serving the agent card and
  * the JSON-RPC endpoint. Every request first passes {@link HttpDoorGuard} (Host, Origin, JSON bodies). Without a
  * token it binds only to loopback and is the local user's; with one, every request but the card needs
- * {@code Authorization: Bearer <token>}. A task's questions are answered only with the credential that started it.
+ * {@code Authorization: Bearer <token>}. A task is served only to the credential that started it (see {@code A2aService#task}).
  */
 public final class A2aServer implements AutoCloseable {
     public static final String CARD_PATH = "/.well-known/agent-card.json";
