@@ -1,6 +1,7 @@
 package cn.agentao.agent.sandbox;
 
 import cn.agentao.agent.permission.ProtectedPaths;
+import cn.agentao.agent.permission.Workspace;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -230,12 +231,11 @@ public final class Seatbelt implements Sandbox {
         return List.copyOf(all);
     }
 
-    /** Seatbelt matches the real path of what is opened: a path reached through a link is named where it really is. */
+    /**
+     * Seatbelt matches the real path of what is opened: a path reached through a link is named where it really is,
+     * also one that does not exist yet (its existing part resolved, as {@code realpath -m}).
+     */
     private static Path real(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException e) {
-            return p.toAbsolutePath().normalize();
-        }
+        return Workspace.realPath(p).orElse(p.toAbsolutePath().normalize());
     }
 }
