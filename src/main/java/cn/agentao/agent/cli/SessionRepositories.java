@@ -42,7 +42,9 @@ public final class SessionRepositories {
                         + PostgresStoreConfig.FORM + ", or unset " + PostgresStoreConfig.STORE_ENV + " to keep sessions in files");
             }
             try {
-                return postgres(PostgresStoreConfig.parse(store, env, passwordEnv));
+                // checkpoints stay on this machine, beside where the file store would keep sessions
+                return postgres(PostgresStoreConfig.parse(store, env, passwordEnv),
+                        SessionStore.defaultDirectory(env).resolveSibling("checkpoints"));
             } catch (IllegalArgumentException e) {
                 return new Unusable(e.getMessage());
             }
@@ -51,8 +53,8 @@ public final class SessionRepositories {
     }
 
     /** Its own method so that the driver and pool classes load only when PostgreSQL is chosen. */
-    private static SessionRepository postgres(PostgresStoreConfig config) {
-        return new cn.agentao.agent.store.postgres.PostgresSessionRepository(config);
+    private static SessionRepository postgres(PostgresStoreConfig config, Path checkpoints) {
+        return new cn.agentao.agent.store.postgres.PostgresSessionRepository(config, java.time.Clock.systemUTC(), checkpoints);
     }
 
     /** A store that cannot be used (its address is wrong): every use fails with the reason. */

@@ -45,6 +45,7 @@ public final class Engine {
     private final ToolCallExecutor tools;
     private volatile cn.agentao.agent.core.hook.Hooks hooks = cn.agentao.agent.core.hook.Hooks.NONE;
     private final Memory memory;
+    private volatile java.util.function.Function<String, java.util.Optional<Path>> checkpointDirs = id -> java.util.Optional.empty();
 
     public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
         this.configDir = configDir;
@@ -85,6 +86,9 @@ public final class Engine {
 
     void addConnector(Connector connector) { connectors.add(connector); }
 
+    /** Where each session's checkpoints are kept (by session id; empty: none). */
+    void checkpointsIn(java.util.function.Function<String, java.util.Optional<Path>> dirs) { this.checkpointDirs = dirs; }
+
     /** The built-ins, the process-wide sources, then the session's own, in that order (the first with a name wins). */
     private List<ToolSource> toolSources(Session session) {
         List<ToolSource> all = new ArrayList<>(sources);
@@ -102,6 +106,8 @@ public final class Engine {
             if (restored.title() != null) session.title(restored.title());
         }
         settings.applyDefaults(session);
+        session.checkpoints(Checkpoints.open(checkpointDirs.apply(session.id()), session.cwd(),
+                restored == null ? 0 : restored.prompts(), session::notice));
         session.journal().reportProblemsTo(session::notice);
         session.children(settings.children(session));
         settings.catalog(session.cwd()).warnings().forEach(w -> session.notice("Configuration: " + w));
@@ -114,6 +120,7 @@ public final class Engine {
 
     /** Takes up a session as another instance left it (its turns since this one last saw it): settings and history. */
     void catchUp(Session session, SessionReplay.Restored restored) {
+        session.checkpoints().turnsSoFar(restored.prompts());
         settings.restore(session, restored.state());
         if (restored.title() != null) session.title(restored.title());
         restoreConversation(session, restored);

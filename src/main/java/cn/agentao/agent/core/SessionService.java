@@ -56,6 +56,13 @@ public final class SessionService implements AutoCloseable {
     public SessionService(Engine engine, SessionRepository store) {
         this.engine = engine;
         this.store = store;
+        engine.checkpointsIn(id -> {
+            try {
+                return store.checkpointDirectory(id);
+            } catch (RuntimeException e) { // not an id the store can hold, a store that cannot be used
+                return Optional.empty();
+            }
+        });
     }
 
     /** The process-wide parts (configuration, tools) sessions share. */

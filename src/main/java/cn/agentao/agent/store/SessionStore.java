@@ -1,6 +1,7 @@
 package cn.agentao.agent.store;
 
 import cn.agentao.agent.core.repository.AmbiguousSessionIdException;
+import cn.agentao.agent.core.repository.CheckpointStore;
 import cn.agentao.agent.core.repository.Page;
 import cn.agentao.agent.core.repository.PruneResult;
 import cn.agentao.agent.core.repository.PruneRule;
@@ -258,8 +259,14 @@ public final class SessionStore implements SessionRepository {
         }
     }
 
+    /** {@code checkpoints/<id>} in the store's directory. */
+    @Override
+    public Optional<Path> checkpointDirectory(String sessionId) {
+        return Optional.of(files.dir().resolve("checkpoints").resolve(SessionFiles.requireValidId(sessionId)));
+    }
+
     /**
-     * Deletes a session (its log and lock file).
+     * Deletes a session (its log, lock file and checkpoints).
      *
      * @return false if there was no such session
      * @throws SessionBusyException if it is open for writing
@@ -270,6 +277,7 @@ public final class SessionStore implements SessionRepository {
         if (!Files.exists(files.log(sessionId))) return false;
         try (SessionLocks.Held lock = lock(sessionId)) {
             boolean existed = Files.deleteIfExists(files.log(sessionId));
+            CheckpointStore.delete(checkpointDirectory(sessionId).orElseThrow());
             // unlinked while still locked, so that nobody can lock it in between (see SessionLocks.acquire)
             Files.deleteIfExists(lock.path());
             index.forget(sessionId);

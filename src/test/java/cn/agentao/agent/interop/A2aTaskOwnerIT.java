@@ -33,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A task is its caller's (issue #27): two {@code agent a2a serve} processes on one real PostgreSQL database, each
  * with its own token, as two parties sharing a deployment. The second party, knowing the first's task id, can
- * neither read, follow, cancel, continue nor answer it, on the 0.3 and the 1.0 wire: every attempt is "task not
- * found", word for word what a task that does not exist gets. The first party's task is untouched (its question
+ * neither read, follow, cancel, continue nor answer it, on the 0.3 wire and 1.0's JSON-RPC and HTTP+JSON bindings:
+ * every attempt is "task not found", word for word what a task that does not exist gets. The first party's task is untouched (its question
  * still open, answered by its owner only), and the owner survives a restart: a new instance with the first token
  * reads the task from the database, the second token still does not.
  */
@@ -116,6 +116,25 @@ class A2aTaskOwnerIT {
                 second.v1("SendMessage", v1SendParams("yes", unknown), false), unknown);
         assertNotFound(second.v1("SendStreamingMessage", v1SendParams("yes", taskId), true), taskId,
                 second.v1("SendStreamingMessage", v1SendParams("yes", unknown), true), unknown);
+        ObjectNode v1Push = Json.object().put("taskId", taskId).put("url", "https://hooks.example.com/a2a");
+        assertNotFound(second.v1("CreateTaskPushNotificationConfig", v1Push, false), taskId,
+                second.v1("CreateTaskPushNotificationConfig", v1Push.deepCopy().put("taskId", unknown), false), unknown);
+        assertNotFound(second.v1("ListTaskPushNotificationConfigs", Json.object().put("taskId", taskId), false), taskId,
+                second.v1("ListTaskPushNotificationConfigs", Json.object().put("taskId", unknown), false), unknown);
+
+        // 1.0 over HTTP+JSON: 404 TASK_NOT_FOUND, as for an unknown id
+        for (String[] route : List.of(new String[] {"GET", "/tasks/ID"}, new String[] {"POST", "/tasks/ID:cancel"},
+                new String[] {"POST", "/tasks/ID:subscribe"}, new String[] {"GET", "/tasks/ID/pushNotificationConfigs"})) {
+            Caller.Rest theirs = second.rest(route[0], route[1].replace("ID", taskId), null);
+            Caller.Rest none = second.rest(route[0], route[1].replace("ID", unknown), null);
+            assertEquals(404, theirs.status(), route[1] + ": " + theirs.body());
+            assertEquals(none.body().replace(unknown, "ID"), theirs.body().replace(taskId, "ID"), route[1]);
+        }
+        ObjectNode restSend = v1SendParams("yes", taskId);
+        Caller.Rest restAnswer = second.rest("POST", "/message:send", restSend);
+        assertEquals(404, restAnswer.status(), restAnswer.body());
+        assertTrue(restAnswer.body().contains("TASK_NOT_FOUND"), restAnswer.body());
+
         for (JsonNode t : second.v1("ListTasks", Json.object(), false).path("result").path("tasks")) {
             assertFalse(t.path("id").asText().equals(taskId), "ListTasks shows the second caller none of the first's tasks");
         }
@@ -173,8 +192,27 @@ class A2aTaskOwnerIT {
         return params;
     }
 
-    /** One credential at one instance: JSON-RPC requests, plain or streamed (then the first event is the answer). */
+    /**
+     * One credential at one instance: JSON-RPC requests, plain or streamed (then the first event is the answer), and
+     * HTTP+JSON requests (their status and body; a stream's first event).
+     */
     private record Caller(String url, String token) {
+        record Rest(int status, String body) {}
+
+        Rest rest(String method, String path, ObjectNode body) throws Exception {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(60))
+                    .header("Authorization", "Bearer " + token).header("A2A-Version", "1.0")
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body.toString()));
+            if (method.equals("POST")) b.header("Content-Type", "application/a2a+json");
+            HttpResponse<Stream<String>> r = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofLines());
+            try (Stream<String> lines = r.body()) { // a stream the caller got would go on: its first event is enough
+                boolean events = r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream");
+                String text = events ? lines.filter(l -> l.startsWith("data:")).findFirst().orElse("")
+                        : String.join("\n", lines.toList());
+                return new Rest(r.statusCode(), text);
+            }
+        }
+
         JsonNode v03(String method, ObjectNode params) throws Exception { return call(method, params, null, false); }
 
         JsonNode v03Stream(String method, ObjectNode params) throws Exception { return call(method, params, null, true); }
