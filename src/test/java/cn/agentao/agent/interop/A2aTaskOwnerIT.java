@@ -162,7 +162,8 @@ class A2aTaskOwnerIT {
         assertNotFound(firstAgain.v03("tasks/get", Json.object().put("id", theirTask)), theirTask,
                 firstAgain.v03("tasks/get", Json.object().put("id", unknown)), unknown);
         assertNotFound(second.v03("tasks/get", byId), taskId, second.v03("tasks/get", Json.object().put("id", unknown)), unknown);
-        assertEquals("completed", second.v03("tasks/get", Json.object().put("id", theirTask)).path("result").path("status").path("state").asText());
+        JsonNode own = second.v03("tasks/get", Json.object().put("id", theirTask));
+        assertEquals("completed", own.path("result").path("status").path("state").asText(), "the second caller's own task: " + own);
     }
 
     /** {@code r} is the same -32001 as {@code control} (about a task that does not exist), the ids aside. */
