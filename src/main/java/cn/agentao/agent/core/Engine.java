@@ -56,7 +56,7 @@ public final class Engine {
         Compaction compaction = new Compaction();
         this.turns = new TurnRunner(settings, compaction, tools, this::toolSources,
                 config.limits().maxModelCalls());
-        this.commands = new SessionCommands(configDir, settings, compaction, turns, memory);
+        this.commands = new SessionCommands(configDir, settings, compaction, turns, memory, trust);
         sources.add(tools.builtins());
     }
 
@@ -104,6 +104,7 @@ public final class Engine {
         settings.catalog(session.cwd()).warnings().forEach(w -> session.notice("Configuration: " + w));
         trust.problem().ifPresent(w -> session.notice("Configuration: " + w));
         ProjectFiles.outsideWorkspace(session.cwd()).forEach(session::notice);
+        if (!trust.trusted(session.cwd())) SlashCommands.untrustedNotice(session.cwd()).ifPresent(session::notice);
         for (Connector c : connectors) c.open(new ConnectorView(session));
         if (restored != null) restoreConversation(session, restored);
     }

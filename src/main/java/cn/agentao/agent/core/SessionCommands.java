@@ -9,6 +9,7 @@ import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.memory.Memory;
 import cn.agentao.agent.memory.MemoryCommand;
 import cn.agentao.agent.model.ModelChoice;
+import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 
@@ -26,9 +27,12 @@ final class SessionCommands {
     private final Compaction compaction;
     private final TurnRunner turns;
     private final MemoryCommand memory;
+    private final TrustedProjects trust;
 
-    SessionCommands(Path configDir, ModelSettings settings, Compaction compaction, TurnRunner turns, Memory memory) {
+    SessionCommands(Path configDir, ModelSettings settings, Compaction compaction, TurnRunner turns, Memory memory,
+                    TrustedProjects trust) {
         this.configDir = configDir;
+        this.trust = trust;
         this.settings = settings;
         this.compaction = compaction;
         this.turns = turns;
@@ -36,7 +40,7 @@ final class SessionCommands {
     }
 
     List<AvailableCommand> available(Session session) {
-        List<AvailableCommand> all = new ArrayList<>(SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir)));
+        List<AvailableCommand> all = new ArrayList<>(SlashCommands.advertised(userCommands(session)));
         if (!session.host().keepsMemory()) all.removeIf(a -> a.name().equals("memory"));
         if (!session.host().answersForUser()) all.removeIf(a -> a.name().equals("undo") || a.name().equals("rewind"));
         for (CommandSource source : session.commandSources()) all.addAll(source.commands());
@@ -100,7 +104,7 @@ final class SessionCommands {
                 return StopReason.END_TURN;
             }
             default -> {
-                SlashCommands.UserCommand user = SlashCommands.userCommands(session.cwd(), configDir).get(c.name());
+                SlashCommands.UserCommand user = userCommands(session).get(c.name());
                 if (user != null) return turns.run(session, List.of(ContentBlock.text(user.expand(c.arguments()))), cancel);
                 CommandSource source = session.commandSources().stream().filter(x -> x.hasCommand(c.name())).findFirst().orElse(null);
                 if (source == null) return null;
@@ -116,6 +120,11 @@ final class SessionCommands {
                 return turns.run(session, List.of(ContentBlock.text(text)), cancel);
             }
         }
+    }
+
+    /** The user's commands and, when the user trusts the project, the project's. */
+    private java.util.Map<String, SlashCommands.UserCommand> userCommands(Session session) {
+        return SlashCommands.userCommands(session.cwd(), configDir, trust.trusted(session.cwd()));
     }
 
     /**

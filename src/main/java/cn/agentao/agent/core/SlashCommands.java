@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 
 /**
  * Slash commands: the built-ins, and user commands from Markdown files in {@code .agent/commands/} of the
- * project and of the user config dir (the project's win). A user command's file is a prompt template in which
+ * project (only when the user trusts it, as for its skills, MCP servers and hooks) and of the user config dir (the
+ * project's win). A user command's file is a prompt template in which
  * {@code $ARGUMENTS} is replaced by what follows the command; its first line, when it starts with
  * {@code description:}, describes it.
  */
@@ -59,12 +60,29 @@ public final class SlashCommands {
         return -1;
     }
 
-    /** User commands for a session: user config dir first, then the project's, which override by name. */
-    public static Map<String, UserCommand> userCommands(Path cwd, Path configDir) {
+    /**
+     * User commands for a session: user config dir first, then the project's, which override by name; the project's
+     * only when {@code projectTrusted} (a command is a prompt the user runs by name: an untrusted repository must not
+     * put its words behind a familiar one).
+     */
+    public static Map<String, UserCommand> userCommands(Path cwd, Path configDir, boolean projectTrusted) {
         Map<String, UserCommand> out = new LinkedHashMap<>();
         if (configDir != null) load(configDir.resolve("commands"), null, out);
-        load(ProjectFiles.commandsDir(cwd), cwd, out);
+        if (projectTrusted) load(ProjectFiles.commandsDir(cwd), cwd, out);
         return out;
+    }
+
+    /** What to tell the user once when an untrusted project has commands that were not loaded; empty otherwise. */
+    public static java.util.Optional<String> untrustedNotice(Path cwd) {
+        Path dir = ProjectFiles.commandsDir(cwd);
+        if (!Files.isDirectory(dir)) return java.util.Optional.empty();
+        try (Stream<Path> files = Files.list(dir)) {
+            if (files.noneMatch(f -> f.getFileName().toString().endsWith(".md"))) return java.util.Optional.empty();
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("Slash commands in .agent/commands were not loaded: this project is not trusted. "
+                + "Run `agent trust` in it (or answer Trust when asked) to use its commands.");
     }
 
     /** Loads the commands of {@code dir}; with a {@code project}, only files that resolve inside it. */

@@ -26,8 +26,11 @@ public final class ProtectedPaths {
      * inside the OS sandbox they read as empty.
      */
     public static boolean isSecretName(String name) {
-        return name.toLowerCase(Locale.ROOT).startsWith(".env");
+        return name.toLowerCase(Locale.ROOT).startsWith(SECRET_PREFIX);
     }
+
+    /** What a secrets file's name begins with, in any case (the one definition: the sandboxes derive theirs from it). */
+    public static final String SECRET_PREFIX = ".env";
 
     /** Why a write to {@code path} must be asked about, or empty when it is an ordinary file. */
     static Optional<String> reason(Path path, Workspace ws) {

@@ -136,11 +136,11 @@ public final class Sandboxes {
         List<Path> hidden = new ArrayList<>(List.of(settings.userConfigDir()));
         String sock = settings.sshAuthSock();
         if (sock != null && sock.startsWith("/") && Path.of(sock).getParent() != null) hidden.add(Path.of(sock).getParent());
+        List<Path> programs = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
+        String javaHome = settings.javaHome(); // a JDK elsewhere (/srv/jdk-21): its programs, nothing beside them
+        if (javaHome != null && javaHome.startsWith("/") && Files.isExecutable(Path.of(javaHome, "bin", "java"))) programs.add(Path.of(javaHome));
         if (os.contains("linux")) {
             if (!Files.isExecutable(Bubblewrap.BWRAP)) return new Status(null, "bubblewrap is not installed: no " + Bubblewrap.BWRAP);
-            List<Path> programs = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
-            String javaHome = settings.javaHome(); // a JDK elsewhere (/srv/jdk-21): its programs, nothing beside them
-            if (javaHome != null && javaHome.startsWith("/") && Files.isExecutable(Path.of(javaHome, "bin", "java"))) programs.add(Path.of(javaHome));
             Bubblewrap b = new Bubblewrap(Bubblewrap.BWRAP, homes, hidden, programs);
             String trouble = trial(b);
             return trouble == null ? new Status(b, null) : new Status(null, "bubblewrap cannot start: " + trouble);
@@ -148,7 +148,7 @@ public final class Sandboxes {
         if (os.contains("mac")) {
             if (!Files.isExecutable(Seatbelt.SANDBOX_EXEC)) return new Status(null, "no " + Seatbelt.SANDBOX_EXEC);
             Path tmp = Path.of(settings.tmpDir() == null ? "/tmp" : settings.tmpDir()).resolve("agent-sandbox-" + ProcessHandle.current().pid());
-            return new Status(new Seatbelt(home, tmp), null);
+            return new Status(new Seatbelt(home, tmp, hidden, programs), null);
         }
         return new Status(null, "no sandbox is known for " + os);
     }

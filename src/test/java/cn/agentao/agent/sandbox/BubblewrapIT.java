@@ -241,6 +241,22 @@ class BubblewrapIT {
     }
 
     @Test
+    void aSecretsFileDeepInTheTreeOrWrittenBetweenTwoCommandsReadsAsEmpty() throws Exception {
+        Sandbox s = real();
+        Path ws = Files.createDirectories(dir.resolve("deep-secrets")).toRealPath();
+        Path deep = Files.createDirectories(ws.resolve("a/b/c/d/e/f/g/h"));
+        Files.writeString(deep.resolve(".env"), "KEY=deep-secret-1\n");
+        CommandRunner.Result first = run(s, "cat a/b/c/d/e/f/g/h/.env; echo end", ws, false);
+        assertEquals("end\n", first.output(), "eight levels down: " + first.output());
+
+        Path later = Files.createDirectories(ws.resolve("services/api/config/x/y/z"));
+        Files.writeString(later.resolve(".env.local"), "KEY=written-between-commands\n"); // as a tool run outside the sandbox would
+        CommandRunner.Result second = run(s, "cat services/api/config/x/y/z/.env.local; grep -r KEY . ; echo end", ws, true);
+        assertEquals("end\n", second.output(), "written after the first command: " + second.output());
+        assertEquals("KEY=written-between-commands\n", Files.readString(later.resolve(".env.local")), "the file itself is untouched");
+    }
+
+    @Test
     void aNestedRepositorysHooksCannotBePlanted() throws Exception {
         Sandbox s = real();
         Path ws = Files.createDirectories(dir.resolve("nested"));

@@ -25,7 +25,7 @@ import java.util.concurrent.Executors;
  * JSON-RPC endpoint at {@code /} (0.3, and 1.0 with {@code A2A-Version: 1.0}) and 1.0's HTTP+JSON routes beside it.
  * Every request first passes {@link HttpDoorGuard} (Host, Origin, JSON bodies). Without a token it binds only to
  * loopback and is the local user's; with one, every request but the card needs {@code Authorization: Bearer <token>}.
- * A task's questions are answered only with the credential that started it.
+ * A task is served only to the credential that started it (see {@code A2aService#task}).
  */
 public final class A2aServer implements AutoCloseable {
     public static final String CARD_PATH = "/.well-known/agent-card.json";

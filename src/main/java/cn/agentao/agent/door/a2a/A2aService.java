@@ -53,7 +53,10 @@ final class A2aService {
 
     // ---------------------------------------------------------------- message/send, message/stream
 
-    /** {@code caller} names the credential the request came with (see {@code A2aServer}): only it may answer the task. */
+    /**
+     * {@code caller} names the credential the request came with (see {@code A2aServer}): a new task is its, and a
+     * message to an existing task is taken only from it.
+     */
     Started send(JsonNode params, String caller) throws A2aException {
         JsonNode message = requireObject(params, "message");
         if (!"user".equals(message.path("role").asText())) throw A2aException.invalidParams("message.role must be \"user\"");
@@ -63,7 +66,7 @@ final class A2aService {
         }
         String taskId = optionalString(message, "taskId");
         String contextId = optionalString(message, "contextId");
-        if (taskId != null) return answer(task(taskId), contextId, caller, (ObjectNode) message.deepCopy());
+        if (taskId != null) return answer(task(taskId, caller), contextId, caller, (ObjectNode) message.deepCopy());
 
         List<ContentBlock> prompt = prompt(message.path("parts"));
         if (!sessions.configured(cwd)) {
@@ -129,15 +132,12 @@ final class A2aService {
     }
 
     /**
-     * A message in an existing task: the answer to its permission question (anything else asks again). Only the
-     * caller that started the task may answer: a question lets a command run, so it is not anyone's to answer.
+     * A message in an existing task of the caller's (see {@link #task(String, String)}): the answer to its
+     * permission question (anything else asks again).
      */
     private Started answer(A2aTask task, String contextId, String caller, ObjectNode message) throws A2aException {
         if (contextId != null && !contextId.equals(task.contextId())) {
             throw A2aException.invalidParams("task " + task.id() + " belongs to context " + task.contextId() + ", not " + contextId);
-        }
-        if (task.owner() != null && !task.owner().equals(caller)) {
-            throw A2aException.invalidRequest("task " + task.id() + " was started with another credential; only its caller may answer it");
         }
         if (task.isTerminal()) {
             throw A2aException.unsupported("task " + task.id() + " is " + task.state() + " and cannot take more messages; "
@@ -200,21 +200,26 @@ final class A2aService {
 
     // ---------------------------------------------------------------- tasks/*
 
-    A2aTask task(String id) throws A2aException {
-        return tasks.find(id).orElseThrow(() -> A2aException.taskNotFound(id));
+    /**
+     * The task {@code id} if {@code caller} started it. Every task operation goes through here: a task is its
+     * caller's alone (its messages, its answer, its questions, which let commands run), so to anyone else it is "not
+     * found", exactly as a task that does not exist.
+     */
+    A2aTask task(String id, String caller) throws A2aException {
+        return tasks.find(id).filter(t -> t.ownedBy(caller)).orElseThrow(() -> A2aException.taskNotFound(id));
     }
 
-    A2aTask task(JsonNode params) throws A2aException {
-        return task(requireString(params, "id"));
+    A2aTask task(JsonNode params, String caller) throws A2aException {
+        return task(requireString(params, "id"), caller);
     }
 
     /** The tasks of this process the caller started (1.0's ListTasks shows a caller only its own). */
     List<A2aTask> tasksOf(String caller) {
-        return tasks.all().stream().filter(t -> caller.equals(t.owner())).toList();
+        return tasks.all().stream().filter(t -> t.ownedBy(caller)).toList();
     }
 
-    ObjectNode get(JsonNode params) throws A2aException {
-        A2aTask task = task(params);
+    ObjectNode get(JsonNode params, String caller) throws A2aException {
+        A2aTask task = task(params, caller);
         return task.snapshot(historyLength(params));
     }
 
@@ -227,8 +232,8 @@ final class A2aService {
         return h.asInt();
     }
 
-    ObjectNode cancel(JsonNode params) throws A2aException {
-        A2aTask task = task(params);
+    ObjectNode cancel(JsonNode params, String caller) throws A2aException {
+        A2aTask task = task(params, caller);
         if (!tasks.isLocal(task) && !task.isTerminal()) return tasks.cancelElsewhere(task).snapshot(null);
         if (!cancel(task)) {
             throw new A2aException(A2aException.TASK_NOT_CANCELABLE, "Task cannot be canceled: it is already " + task.state());
@@ -251,8 +256,8 @@ final class A2aService {
 
     // ---------------------------------------------------------------- push notification configs
 
-    ObjectNode setPushConfig(JsonNode params) throws A2aException {
-        A2aTask task = task(requireString(params, "taskId"));
+    ObjectNode setPushConfig(JsonNode params, String caller) throws A2aException {
+        A2aTask task = task(requireString(params, "taskId"), caller);
         JsonNode config = requireObject(params, "pushNotificationConfig");
         String url = requireString(config, "url");
         Optional<String> refused = push.refusal(url);
@@ -263,8 +268,8 @@ final class A2aService {
         return pushConfig(task, stored);
     }
 
-    ObjectNode getPushConfig(JsonNode params) throws A2aException {
-        A2aTask task = task(params);
+    ObjectNode getPushConfig(JsonNode params, String caller) throws A2aException {
+        A2aTask task = task(params, caller);
         String configId = optionalString(params, "pushNotificationConfigId");
         Map<String, ObjectNode> configs = tasks.pushConfigs(task);
         ObjectNode c = configId != null ? configs.get(configId) : configs.values().stream().findFirst().orElse(null);
@@ -273,15 +278,15 @@ final class A2aService {
         return pushConfig(task, c);
     }
 
-    ArrayNode listPushConfigs(JsonNode params) throws A2aException {
-        A2aTask task = task(params);
+    ArrayNode listPushConfigs(JsonNode params, String caller) throws A2aException {
+        A2aTask task = task(params, caller);
         ArrayNode list = Json.mapper().createArrayNode();
         for (ObjectNode c : tasks.pushConfigs(task).values()) list.add(pushConfig(task, c));
         return list;
     }
 
-    void deletePushConfig(JsonNode params) throws A2aException {
-        A2aTask task = task(params);
+    void deletePushConfig(JsonNode params, String caller) throws A2aException {
+        A2aTask task = task(params, caller);
         String configId = requireString(params, "pushNotificationConfigId");
         if (!tasks.removePushConfig(task, configId)) {
             throw A2aException.invalidParams("task " + task.id() + " has no push notification config \"" + configId + "\"");

@@ -25,7 +25,11 @@ public final class A2aTask {
 
     private final String id;
     private final String contextId;
-    /** Who started it (the caller's credential, see {@code A2aServer}); null for another instance's task. */
+    /**
+     * Who started it (the caller's credential as {@code A2aServer} names it, a digest, never the token): only it may
+     * read, follow, cancel or continue the task. Saved with the task in a shared store ({@link #stored}); null for a
+     * task saved without one (by an older version), which nobody owns.
+     */
     private final String owner;
     private final List<ObjectNode> history = new ArrayList<>();
     private final Map<String, ObjectNode> pushConfigs = new LinkedHashMap<>();
@@ -53,7 +57,8 @@ public final class A2aTask {
      * with {@link #follow}.
      */
     static A2aTask fromSnapshot(ObjectNode stored) {
-        A2aTask t = new A2aTask(stored.path("id").asText(), stored.path("contextId").asText(), null, null, x -> { });
+        String owner = stored.path(OWNER).isTextual() ? stored.path(OWNER).asText() : null;
+        A2aTask t = new A2aTask(stored.path("id").asText(), stored.path("contextId").asText(), owner, null, x -> { });
         synchronized (t) {
             if (stored.path("status").isObject()) t.status = (ObjectNode) stored.get("status").deepCopy();
             for (var m : stored.path("history")) if (m.isObject()) t.history.add((ObjectNode) m.deepCopy());
@@ -62,6 +67,19 @@ public final class A2aTask {
         }
         return t;
     }
+
+    /** The field of a {@link #stored} document naming the owner; never part of what A2A returns. */
+    private static final String OWNER = "owner";
+
+    /** The task as a shared store keeps it: its {@link #snapshot} and its owner, read back by {@link #fromSnapshot}. */
+    synchronized ObjectNode stored() {
+        ObjectNode t = snapshot(null);
+        if (owner != null) t.put(OWNER, owner);
+        return t;
+    }
+
+    /** Whether {@code caller} started this task (a task without a known owner is nobody's). */
+    boolean ownedBy(String caller) { return owner != null && owner.equals(caller); }
 
     private static String storedAnswer(ObjectNode stored) {
         return stored.path("artifacts").path(0).path("parts").path(0).path("text").asText("");
@@ -92,7 +110,6 @@ public final class A2aTask {
 
     public String id() { return id; }
     public String contextId() { return contextId; }
-    String owner() { return owner; }
     public synchronized String state() { return status.path("state").asText(); }
     synchronized boolean isTerminal() { return TERMINAL.contains(state()); }
 

@@ -10,7 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@link A2aRestHandler}): each takes its 1.0 request object (the binding builds it from the JSON-RPC params or
  * from the path, query and body) and the caller (the credential the request came with, see {@code A2aServer}), and
  * answers in 1.0 shapes ({@link A2aV1Wire}) over the one task model of {@link A2aService}. Each method is one
- * operation of the specification, so a check of who may do what to a task belongs at its start.
+ * operation of the specification; each finds its task through {@code A2aService#task(String, String)}, so a task is
+ * served only to the caller that started it.
  */
 final class A2aV1Api {
     private final A2aService service;
@@ -40,7 +41,7 @@ final class A2aV1Api {
 
     /** {@code SubscribeToTask}: the open task whose events to stream; a finished one is UnsupportedOperationError. */
     A2aTask subscribeToTask(JsonNode request, String caller) throws A2aException {
-        A2aTask task = service.task(request);
+        A2aTask task = service.task(request, caller);
         if (task.isTerminal()) {
             throw A2aException.unsupported("task " + task.id() + " is " + task.state() + ": there is nothing to subscribe to");
         }
@@ -49,7 +50,7 @@ final class A2aV1Api {
 
     /** {@code GetTask} ({@code id}, {@code historyLength}). */
     ObjectNode getTask(JsonNode request, String caller) throws A2aException {
-        return A2aV1Wire.task(service.get(request));
+        return A2aV1Wire.task(service.get(request, caller));
     }
 
     /** {@code ListTasks}: the caller's tasks, filtered and paged (see {@link A2aV1Wire#listTasks}). */
@@ -59,32 +60,32 @@ final class A2aV1Api {
 
     /** {@code CancelTask} ({@code id}). */
     ObjectNode cancelTask(JsonNode request, String caller) throws A2aException {
-        return A2aV1Wire.task(service.cancel(request));
+        return A2aV1Wire.task(service.cancel(request, caller));
     }
 
     /** {@code CreateTaskPushNotificationConfig}: a {@code TaskPushNotificationConfig}; its url passes the network guard. */
     ObjectNode createPushConfig(JsonNode request, String caller) throws A2aException {
-        ObjectNode set = service.setPushConfig(A2aV1Wire.pushConfigParams(request));
+        ObjectNode set = service.setPushConfig(A2aV1Wire.pushConfigParams(request), caller);
         return A2aV1Wire.pushConfig(set);
     }
 
     /** {@code GetTaskPushNotificationConfig} ({@code taskId}, {@code id}). */
     ObjectNode getPushConfig(JsonNode request, String caller) throws A2aException {
-        return A2aV1Wire.pushConfig(service.getPushConfig(A2aV1Wire.pushConfigRef(request, true)));
+        return A2aV1Wire.pushConfig(service.getPushConfig(A2aV1Wire.pushConfigRef(request, true), caller));
     }
 
     /** {@code ListTaskPushNotificationConfigs} ({@code taskId}): every config of the task, on one page. */
     ObjectNode listPushConfigs(JsonNode request, String caller) throws A2aException {
         ObjectNode r = Json.object();
         ArrayNode configs = r.putArray("configs");
-        for (JsonNode c : service.listPushConfigs(A2aV1Wire.pushConfigRef(request, false))) configs.add(A2aV1Wire.pushConfig(c));
+        for (JsonNode c : service.listPushConfigs(A2aV1Wire.pushConfigRef(request, false), caller)) configs.add(A2aV1Wire.pushConfig(c));
         r.put("nextPageToken", "");
         return r;
     }
 
     /** {@code DeleteTaskPushNotificationConfig} ({@code taskId}, {@code id}). */
     void deletePushConfig(JsonNode request, String caller) throws A2aException {
-        service.deletePushConfig(A2aV1Wire.pushConfigRef(request, true));
+        service.deletePushConfig(A2aV1Wire.pushConfigRef(request, true), caller);
     }
 
     /** {@code GetExtendedAgentCard}: only with a token configured (and so only for a caller that sent it). */

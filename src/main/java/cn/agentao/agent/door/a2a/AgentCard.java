@@ -3,6 +3,8 @@ package cn.agentao.agent.door.a2a;
 import cn.agentao.agent.core.SlashCommands;
 import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.core.tool.Tool;
+import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -42,7 +44,8 @@ final class AgentCard {
         tools.forEach(t -> tags.add(t.name()));
         code.putArray("examples").add("Find where the configuration is read and explain it").add("Fix the failing test in src/");
         ObjectNode commands = skills.addObject().put("id", "commands").put("name", "Commands");
-        List<AvailableCommand> all = SlashCommands.advertised(SlashCommands.userCommands(cwd, configDir)).stream()
+        List<AvailableCommand> all = SlashCommands.advertised(SlashCommands.userCommands(cwd, configDir, configDir != null
+                        && new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS)).trusted(cwd))).stream()
                 .filter(c -> !c.name().equals("memory")).toList(); // a caller keeps no memory (A2aHost.keepsMemory)
         commands.put("description", "Slash commands sent as the message text: "
                 + String.join("; ", all.stream().map(c -> "/" + c.name() + ": " + c.description()).toList()));

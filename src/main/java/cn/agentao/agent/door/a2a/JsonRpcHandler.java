@@ -111,14 +111,14 @@ final class JsonRpcHandler {
                 A2aService.Started s = service.send(params, caller);
                 stream(exchange, s.task(), s.start(), e -> result(id, e));
             }
-            case "tasks/resubscribe" -> stream(exchange, service.task(params), null, e -> result(id, e));
-            case "tasks/get" -> respond(exchange, result(id, service.get(params)));
-            case "tasks/cancel" -> respond(exchange, result(id, service.cancel(params)));
-            case "tasks/pushNotificationConfig/set" -> respond(exchange, result(id, service.setPushConfig(params)));
-            case "tasks/pushNotificationConfig/get" -> respond(exchange, result(id, service.getPushConfig(params)));
-            case "tasks/pushNotificationConfig/list" -> respond(exchange, result(id, service.listPushConfigs(params)));
+            case "tasks/resubscribe" -> stream(exchange, service.task(params, caller), null, e -> result(id, e));
+            case "tasks/get" -> respond(exchange, result(id, service.get(params, caller)));
+            case "tasks/cancel" -> respond(exchange, result(id, service.cancel(params, caller)));
+            case "tasks/pushNotificationConfig/set" -> respond(exchange, result(id, service.setPushConfig(params, caller)));
+            case "tasks/pushNotificationConfig/get" -> respond(exchange, result(id, service.getPushConfig(params, caller)));
+            case "tasks/pushNotificationConfig/list" -> respond(exchange, result(id, service.listPushConfigs(params, caller)));
             case "tasks/pushNotificationConfig/delete" -> {
-                service.deletePushConfig(params);
+                service.deletePushConfig(params, caller);
                 respond(exchange, result(id, NullNode.instance));
             }
             case "agent/getAuthenticatedExtendedCard" -> throw new A2aException(-32007,

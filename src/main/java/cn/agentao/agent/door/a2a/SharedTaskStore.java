@@ -155,7 +155,11 @@ final class SharedTaskStore implements TaskStore {
     private void save(A2aTask task) {
         unsaved.remove(task);
         try {
-            repository.save(task.id(), task.contextId(), task.state(), task.snapshot(null).toString());
+            // under the task's lock, as a status change saves: else the poller's older snapshot (streamed text while
+            // working) could be written after the final state, and the task later be taken for abandoned
+            synchronized (task) {
+                repository.save(task.id(), task.contextId(), task.state(), task.stored().toString());
+            }
         } catch (SessionStoreException e) {
             unsaved.add(task); // tried again at the next poll
             log.warn("task {} could not be saved: {}", task.id(), e.getMessage());
