@@ -61,6 +61,7 @@ public final class SessionRepositories {
     private record Unusable(String reason) implements SessionRepository {
         private SessionStoreException failure() { return new StoreUnavailableException(reason); }
         @Override public SessionLease create(String sessionId, Path cwd, ObjectNode headerExtra) { throw failure(); }
+        @Override public void checkWritable() { throw failure(); }
         @Override public SessionLease lease(String sessionId) { throw failure(); }
         @Override public SessionHeading scan(String sessionId, Consumer<ObjectNode> each) { throw failure(); }
         @Override public Page<SessionSummary> list(Path cwdFilter, String cursor, int pageSize) { throw failure(); }

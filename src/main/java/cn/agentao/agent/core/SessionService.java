@@ -105,7 +105,8 @@ public final class SessionService implements AutoCloseable {
     // ---------------------------------------------------------------- sessions
 
     /**
-     * A new session, saved as it goes (or, when the store cannot be written, unsaved with a notice saying so). Its
+     * A new session, saved from its first prompt on (or, when the store cannot be written, unsaved with a notice saying
+     * so): until then it is held in memory, and one closed unprompted leaves nothing in the store. Its
      * MCP servers are started (waiting a moment for them). Call {@link Session#ready()} once the door's user
      * knows the session. {@code hostForId} makes the session's host given its new id.
      */
@@ -116,7 +117,7 @@ public final class SessionService implements AutoCloseable {
 
     /**
      * A new session under an id the door chose (A2A: a context id its client made up), so it stays one durable
-     * session across restarts. Refused when a session with that id is saved or live ({@link CoreException.Busy};
+     * session across restarts; stored at once, so that another instance sharing the store cannot take the same id. Refused when a session with that id is saved or live ({@link CoreException.Busy};
      * reopen it instead) or when the id is not one the repository can hold ({@link CoreException.InvalidArgument}).
      */
     public Session createWithId(String id, Spec spec, Host host) throws CoreException {
@@ -129,7 +130,7 @@ public final class SessionService implements AutoCloseable {
         SessionJournal journal;
         String unsaved = null;
         try {
-            journal = journal(store.create(id, spec.cwd(), header(spec)));
+            journal = chosenId ? journal(store.create(id, spec.cwd(), header(spec))) : firstPrompted(id, spec);
         } catch (SessionExistsException e) {
             throw new CoreException.Busy("session " + id + " already exists; reopen it instead");
         } catch (IllegalArgumentException e) {
@@ -149,6 +150,12 @@ public final class SessionService implements AutoCloseable {
         if (unsaved != null) session.notice(unsaved);
         register(session);
         return session;
+    }
+
+    /** A new session's journal, which stores it with its first prompt; the store is checked now, to tell a problem at once. */
+    private SessionJournal firstPrompted(String id, Spec spec) {
+        store.checkWritable();
+        return new FirstPromptJournal(() -> journal(store.create(id, spec.cwd(), header(spec))));
     }
 
     /** The journal of a session whose lease is held: kept while it is open, or, in a shared store, per turn. */
@@ -341,12 +348,12 @@ public final class SessionService implements AutoCloseable {
         require(id).close();
     }
 
-    /** Deletes a saved session, closing it first when it is live here. */
+    /** Deletes a saved session, closing it first when it is live here (one not prompted yet is just closed). */
     public void delete(String id) throws CoreException {
         Session s = live.get(id);
         if (s != null) s.close();
         try {
-            if (!store.delete(id)) throw CoreException.NotFound.session(id);
+            if (!store.delete(id) && s == null) throw CoreException.NotFound.session(id);
         } catch (SessionBusyException e) {
             throw new CoreException.Busy("session " + id + " is open in another agent process");
         } catch (SessionStoreException e) {

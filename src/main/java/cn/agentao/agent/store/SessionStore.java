@@ -125,6 +125,17 @@ public final class SessionStore implements SessionRepository {
         }
     }
 
+    /** Makes the directory if need be and creates (then deletes) a short-lived file in it. */
+    @Override
+    public void checkWritable() {
+        try {
+            files.createDirectory();
+            Files.delete(Files.createTempFile(files.dir(), ".probe.tmp-", ""));
+        } catch (IOException e) {
+            throw new SessionStoreException("cannot use the session store " + files.dir() + ": " + IoErrors.describe(e), e);
+        }
+    }
+
     /**
      * Opens a stored session for appending. A torn last line (a write that was interrupted) is cut off first,
      * so that the next record starts on a line of its own.

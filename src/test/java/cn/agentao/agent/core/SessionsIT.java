@@ -216,6 +216,8 @@ class SessionsIT {
     void aSessionLiveInOneProcessIsRefusedByAnother() throws Exception {
         AgentProcess a = agent();
         String id = newSession(a);
+        model.enqueue(Script.textReply("saved from here on"));
+        turn(a, id, "hello"); // a session is stored with its first prompt
         assertEquals(-32600, a.call("session/load", setup(ws).put("sessionId", id)).path("error").path("code").asInt());
         AgentProcess b = agent();
         JsonNode r = b.call("session/load", setup(ws).put("sessionId", id));
@@ -328,6 +330,55 @@ class SessionsIT {
         JsonNode r = a.call("session/prompt", prompt(id, text), Duration.ofSeconds(30));
         assertEquals("end_turn", r.path("result").path("stopReason").asText(), r.toString());
         return said(a, id, before);
+    }
+
+    /** The ids session/list offers. */
+    static List<String> listed(AgentProcess a) throws Exception {
+        JsonNode r = a.call("session/list", Json.object());
+        assertTrue(r.has("result"), r.toString());
+        List<String> ids = new ArrayList<>();
+        r.path("result").path("sessions").forEach(s -> ids.add(s.path("sessionId").asText()));
+        return ids;
+    }
+
+    /** The session logs in a store directory (none when it does not exist). */
+    static List<Path> logs(Path store) throws Exception {
+        if (!Files.isDirectory(store)) return List.of();
+        try (var files = Files.list(store)) {
+            return files.filter(f -> f.toString().endsWith(".jsonl")).toList();
+        }
+    }
+
+    @Test
+    void aSessionIsSavedWithItsFirstPromptAndNotBefore() throws Exception {
+        Path store = dir.resolve("store");
+        AgentProcess a = agentWithStore(store);
+        String idle = newSession(a); // an editor's panel opened and closed again
+        String id = newSession(a);
+        assertTrue(a.call("session/set_mode", Json.object().put("sessionId", id).put("modeId", "read-only")).has("result"));
+        assertTrue(turn(a, id, "/help").contains("Commands:"), "a command the agent answers itself");
+        assertEquals(List.of(), listed(a), "nothing prompted, nothing listed");
+        assertEquals(List.of(), logs(store), "nothing stored");
+        assertTrue(a.call("session/close", Json.object().put("sessionId", idle)).has("result"));
+        JsonNode load = a.call("session/load", setup(ws).put("sessionId", idle));
+        assertEquals(-32002, load.path("error").path("code").asInt(), load.toString());
+
+        model.enqueue(Script.textReply("hi"));
+        assertTrue(turn(a, id, "hello there").contains("hi"));
+        assertEquals(List.of(id), listed(a), "listed from its first prompt on");
+        JsonNode first = a.call("session/list", Json.object()).path("result").path("sessions").get(0);
+        assertEquals("hello there", first.path("title").asText(), "the first question names it, not /help: " + first);
+        assertEquals(1, logs(store).size());
+        a.closeStdin();
+        a.awaitExit(Duration.ofSeconds(30));
+
+        AgentProcess b = agentWithStore(store);
+        JsonNode r = b.call("session/load", setup(ws).put("sessionId", id));
+        assertEquals("read-only", r.path("result").path("modes").path("currentModeId").asText(), "chosen before the prompt, kept: " + r);
+        assertEquals("/help|hello there", text(b.updates(id), "user_message_chunk"));
+        JsonNode resume = b.call("session/resume", Json.object().put("sessionId", idle).put("cwd", ws.toString()));
+        assertEquals(-32002, resume.path("error").path("code").asInt(), resume.toString());
+        assertEquals(List.of(id), listed(b));
     }
 
     @Test

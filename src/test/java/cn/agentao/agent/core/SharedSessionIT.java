@@ -124,6 +124,8 @@ class SharedSessionIT {
     void aTurnOnOneInstanceKeepsTheOtherOutUntilItEnds() throws Exception {
         Session onA = a.create(SessionService.Spec.of(ws), id -> new FakeHost());
         onA.ready();
+        model.enqueue(Script.textReply("stored"));
+        onA.prompt(text("hello, on A"), Cancellation.NONE); // a session is stored with its first prompt
         Session onB = reopen(b, onA.id());
         model.enqueue(Script.reply().text("partial").hang());
         CancellationSource cancel = new CancellationSource();
@@ -134,7 +136,7 @@ class SharedSessionIT {
                 throw new IllegalStateException(e);
             }
         });
-        model.awaitRequests(1, Duration.ofSeconds(30));
+        model.awaitRequests(2, Duration.ofSeconds(30));
 
         CoreException.Busy busy = assertThrows(CoreException.Busy.class, onB::beginTurn);
         assertTrue(busy.getMessage().contains("another agent instance"), busy.getMessage());
@@ -153,6 +155,8 @@ class SharedSessionIT {
     void aSettingChangedWhileTheOtherInstanceAnswersIsNotSavedAndTheUserIsTold() throws Exception {
         Session onA = a.create(SessionService.Spec.of(ws), id -> new FakeHost());
         onA.ready();
+        model.enqueue(Script.textReply("stored"));
+        onA.prompt(text("hello, on A"), Cancellation.NONE); // a session is stored with its first prompt
         FakeHost hostB = new FakeHost();
         Session onB = b.reopen(onA.id(), SessionService.Spec.of(ws), hostB, false);
         onB.ready();
@@ -165,7 +169,7 @@ class SharedSessionIT {
                 throw new IllegalStateException(e);
             }
         });
-        model.awaitRequests(1, Duration.ofSeconds(30));
+        model.awaitRequests(2, Duration.ofSeconds(30));
         onB.setMode("plan");
 
         assertTrue(hostB.of(AgentEvent.Notice.class).stream().anyMatch(n -> n.text().contains("not saved")),

@@ -34,6 +34,16 @@ public interface SessionRepository {
     SessionLease create(String sessionId, Path cwd, ObjectNode headerExtra);
 
     /**
+     * Checks, storing nothing, that {@link #create} could store a session now (the place exists or can be made, and
+     * can be written; the server answers and lets this user insert): a new session is stored only with its first
+     * prompt, and a store that cannot be used is still told when the session opens.
+     *
+     * @throws StoreUnavailableException if the store cannot be used at all (a wrong address, an unreachable server)
+     * @throws SessionStoreException     if it can be reached but not written (no permission, a read-only place)
+     */
+    void checkWritable();
+
+    /**
      * Leases a stored session for appending (what reopening a conversation does).
      *
      * @throws SessionBusyException     if another holder's lease is in force

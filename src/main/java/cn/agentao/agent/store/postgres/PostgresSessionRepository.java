@@ -185,6 +185,27 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         }
     }
 
+    /** Reaches the server (the schema migrated) and asks whether this user may add sessions in a writable transaction. */
+    @Override
+    public void checkWritable() {
+        try (Connection c = pool().getConnection();
+             PreparedStatement ps = c.prepareStatement("select has_table_privilege('agent_sessions', 'INSERT'),"
+                     + " current_setting('transaction_read_only')");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            if (!rs.getBoolean(1)) {
+                throw new SessionStoreException("the session store " + config.display() + " cannot be written: user "
+                        + config.user() + " may not add sessions (no INSERT on agent_sessions)");
+            }
+            if ("on".equals(rs.getString(2))) {
+                throw new SessionStoreException("the session store " + config.display() + " cannot be written: the"
+                        + " database is read-only");
+            }
+        } catch (SQLException e) {
+            throw failure("check the session store", e);
+        }
+    }
+
     /** Several instances serve sessions from one database: the core leases a session per turn. */
     @Override
     public boolean shared() {

@@ -10,6 +10,7 @@ import cn.agentao.agent.core.tool.ToolInvocation;
 import cn.agentao.agent.core.tool.ToolProgress;
 import cn.agentao.agent.core.tool.ToolResult;
 import cn.agentao.agent.core.tool.ToolSignal;
+import cn.agentao.agent.core.tool.local.BoundedOutput;
 import cn.agentao.agent.core.tool.local.LocalCommandRunner;
 import cn.agentao.agent.tools.ToolPaths;
 import cn.agentao.agent.permission.PermissionRequest;
@@ -42,6 +43,11 @@ public final class RunShellCommandTool implements ShellTool {
     static final int MAX_TIMEOUT_S = 600;
     /** Characters of output the model gets (beginning and end). */
     static final int OUTPUT_LIMIT = 32 * 1024;
+    /**
+     * Characters of output the user's own command ({@code !command}) shows them whole; past it, its beginning and end.
+     * The conversation keeps {@link #OUTPUT_LIMIT} of it, as of the model's commands.
+     */
+    static final int USER_OUTPUT_LIMIT = 4 * 1024 * 1024;
 
     private static final ObjectNode SCHEMA = ToolArgs.schema("""
             {"type":"object","properties":{
@@ -82,20 +88,22 @@ public final class RunShellCommandTool implements ShellTool {
         Integer timeout = ToolArgs.integer(args, "timeout");
         boolean outside = args.has("sandbox") && !args.get("sandbox").asBoolean(true);
         return new Invocation(ctx, command, dir, Duration.ofSeconds(timeout == null ? DEFAULT_TIMEOUT_S : timeout),
-                ToolArgs.string(args, "description"), outside, List.of());
+                ToolArgs.string(args, "description"), outside, List.of(), false);
     }
 
     @Override
     public ToolInvocation prepareCommand(String commandLine, ToolContext ctx) throws ToolException {
-        return prepare(Json.object().put("command", commandLine), ctx);
+        Invocation i = (Invocation) prepare(Json.object().put("command", commandLine), ctx);
+        return new Invocation(i.ctx, i.command, i.dir, i.timeout, i.what, i.outside, i.readable, true);
     }
 
     /**
      * @param outside  run outside the sandbox (asked for, or approved after a failure inside)
      * @param readable paths the user let this command read besides what the sandbox shows (read-only)
+     * @param user     the user's own command: its output is shown them whole (up to {@link #USER_OUTPUT_LIMIT})
      */
     private record Invocation(ToolContext ctx, String command, Path dir, Duration timeout, String what, boolean outside,
-                              List<Path> readable) implements SandboxedInvocation {
+                              List<Path> readable, boolean user) implements SandboxedInvocation {
         @Override
         public String title() {
             // the whole command, never cut short: the title is what a person approves (each door shows it inert)
@@ -112,14 +120,14 @@ public final class RunShellCommandTool implements ShellTool {
 
         @Override
         public ToolInvocation outsideSandbox() {
-            return new Invocation(ctx, command, dir, timeout, what, true, List.of());
+            return new Invocation(ctx, command, dir, timeout, what, true, List.of(), user);
         }
 
         @Override
         public ToolInvocation withReadable(Path path) {
             List<Path> more = new java.util.ArrayList<>(readable);
             more.add(path);
-            return new Invocation(ctx, command, dir, timeout, what, false, List.copyOf(more));
+            return new Invocation(ctx, command, dir, timeout, what, false, List.copyOf(more), user);
         }
 
         @Override
@@ -148,7 +156,8 @@ public final class RunShellCommandTool implements ShellTool {
             List<String> disarmed = List.of();
             List<String> moved = List.of();
             try {
-                r = ctx.commands().run(new CommandRunner.Spec(command, dir, timeout, OUTPUT_LIMIT, box), listener, ctx.cancellation());
+                r = ctx.commands().run(new CommandRunner.Spec(command, dir, timeout, user ? USER_OUTPUT_LIMIT : OUTPUT_LIMIT, box),
+                        listener, ctx.cancellation());
             } catch (Sandbox.SandboxException e) {
                 r = new CommandRunner.Result(null, null, "", false, false, false, null, e.getMessage());
             } finally {
@@ -161,8 +170,9 @@ public final class RunShellCommandTool implements ShellTool {
             List<Path> hidden = denied && !box.policy().writable()
                     ? SandboxDenials.hiddenReads(r.exitCode(), r.output(), p -> used.sandbox().hides(p, used.policy())) : List.of();
 
-            StringBuilder forModel = new StringBuilder(r.output());
-            if (!r.output().isEmpty() && !r.output().endsWith("\n")) forModel.append('\n');
+            String kept = user ? BoundedOutput.headAndTail(r.output(), OUTPUT_LIMIT) : r.output();
+            StringBuilder forModel = new StringBuilder(kept);
+            if (!kept.isEmpty() && !kept.endsWith("\n")) forModel.append('\n');
             if (r.sandboxFailure() != null) {
                 forModel.append("[The sandbox could not start the command, so it did not run: ").append(r.sandboxFailure()).append("]");
             } else if (r.timedOut()) {
@@ -181,8 +191,14 @@ public final class RunShellCommandTool implements ShellTool {
             boolean failed = !moved.isEmpty() || r.timedOut() || r.cancelled() || r.exitCode() == null || r.exitCode() != 0 || r.sandboxFailure() != null;
             List<ToolCallContent> display = r.terminalId() != null
                     ? List.of(new ToolCallContent.Terminal(r.terminalId(), null))
-                    : List.of(ToolCallContent.text(r.output().length() > LocalCommandRunner.DISPLAY_CHARS
+                    : List.of(ToolCallContent.text(!user && r.output().length() > LocalCommandRunner.DISPLAY_CHARS
                     ? r.output().substring(r.output().length() - LocalCommandRunner.DISPLAY_CHARS) : r.output()));
+            if (kept.length() < r.output().length()) { // the user saw it all; the model gets its beginning and end
+                display = new java.util.ArrayList<>(display);
+                display.add(ToolCallContent.text("[The conversation keeps the first " + OUTPUT_LIMIT / 4 / 1024 + " KiB and the last "
+                        + (OUTPUT_LIMIT - OUTPUT_LIMIT / 4) / 1024 + " KiB of this output (" + r.output().length()
+                        + " characters): that is all the model sees of it.]"));
+            }
             if (!disarmed.isEmpty()) {
                 display = new java.util.ArrayList<>(display);
                 display.add(ToolCallContent.text(PlantedGitCode.describe(disarmed)));

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -519,6 +520,28 @@ class ChatIT {
         term.type("n");
         term.awaitText("→ Reject");
         assertFalse(Files.exists(ws.resolve(".env")));
+    }
+
+    @Test
+    void theUsersOwnCommandShowsAllItsOutputWhileTheConversationKeepsItsEnds() throws Exception {
+        model.enqueue(Script.textReply("noted"));
+        open();
+        Path seen = dir.resolve("terminal-output.txt");
+        term.recordOutput(seen);
+        term.type("!seq 100000 120000"); // 21,001 lines, 147,007 characters: far over what the model gets
+        term.press("Enter");
+        term.awaitText("that is all the model sees of it");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("the model sees of it")).contains(PROMPT));
+        String shown = Files.readString(seen);
+        for (String line : List.of("100000", "105000", "110000", "115000", "120000")) {
+            assertTrue(shown.contains("    " + line), line + " reached the user");
+        }
+        assertFalse(shown.contains("characters omitted"), "nothing was cut on the user's screen");
+        send("what did it print?", "noted");
+        String sent = model.requests().get(0).messages().toString();
+        assertTrue(sent.contains("101000") && sent.contains("119000") && sent.contains("characters omitted"),
+                "the conversation keeps its beginning and end");
+        assertFalse(sent.contains("110000"), "but not its middle");
     }
 
     @Test

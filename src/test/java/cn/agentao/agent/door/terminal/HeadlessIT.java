@@ -259,15 +259,18 @@ class HeadlessIT {
     }
 
     @Test
-    void aSlashCommandIsNeverTheTitle() throws Exception {
+    void aSessionIsSavedWithItsFirstPromptSoASlashCommandAloneLeavesNone() throws Exception {
         AgentRun.Result help = run(null, "-p", "/help");
         assertEquals(0, help.exit(), help.stderr());
+        assertTrue(help.stdout().contains("Commands:"), help.stdout());
+        AgentRun.Result none = run(null, "sessions", "list", "--all");
+        assertTrue(none.stdout().startsWith("No sessions"), "a command the agent answered itself is no session:\n" + none.stdout());
         model.enqueue(Script.textReply("fine"));
-        AgentRun.Result asked = run(null, "-c", "-p", "the real question");
+        AgentRun.Result asked = run(null, "-p", "the real question");
         assertEquals(0, asked.exit(), asked.stderr());
         AgentRun.Result list = run(null, "sessions", "list", "--all");
         assertTrue(list.stdout().contains("the real question"), "the first question names it:\n" + list.stdout());
-        assertFalse(list.stdout().contains("/help"), list.stdout());
+        assertEquals(2, list.stdout().strip().lines().count(), "a heading and one session:\n" + list.stdout());
     }
 
     @Test

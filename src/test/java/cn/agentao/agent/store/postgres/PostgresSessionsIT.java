@@ -87,6 +87,33 @@ class PostgresSessionsIT {
         return said(a, id, before, "agent_message_chunk");
     }
 
+    static String listed(AgentProcess a) throws Exception {
+        JsonNode list = a.call("session/list", Json.object());
+        assertTrue(list.has("result"), list.toString());
+        return list.path("result").path("sessions").toString();
+    }
+
+    @Test
+    void aSessionIsStoredWithItsFirstPromptAndNotBefore() throws Exception {
+        AgentProcess a = agent();
+        String idle = a.call("session/new", setup()).path("result").path("sessionId").asText();
+        String id = a.call("session/new", setup()).path("result").path("sessionId").asText();
+        assertTrue(a.call("session/set_mode", Json.object().put("sessionId", id).put("modeId", "read-only")).has("result"));
+        AgentProcess b = agent();
+        assertEquals("[]", listed(b), "no row for a session nobody prompted");
+        assertTrue(a.call("session/close", Json.object().put("sessionId", idle)).has("result"));
+
+        model.enqueue(Script.textReply("Paris."));
+        assertTrue(turn(a, id, "Capital of France?").contains("Paris."));
+        String list = listed(b);
+        assertTrue(list.contains(id) && !list.contains(idle), list);
+        assertTrue(a.call("session/close", Json.object().put("sessionId", id)).has("result"));
+        JsonNode load = b.call("session/load", setup().put("sessionId", id));
+        assertEquals("read-only", load.path("result").path("modes").path("currentModeId").asText(), load.toString());
+        JsonNode never = b.call("session/load", setup().put("sessionId", idle));
+        assertEquals(-32002, never.path("error").path("code").asInt(), never.toString());
+    }
+
     @Test
     void aSessionMadeByOneProcessIsListedAndLoadedByAnother() throws Exception {
         AgentProcess a = agent();

@@ -4,7 +4,7 @@ package cn.agentao.agent.core.tool.local;
  * Command output kept within bounds however much arrives: the first {@code headChars} characters and the last
  * {@code tailChars}, with a count of what fell in between. Thread-safe.
  */
-final class BoundedOutput {
+public final class BoundedOutput {
     private final int headChars;
     private final int tailChars;
     private final StringBuilder head = new StringBuilder();
@@ -14,6 +14,17 @@ final class BoundedOutput {
     BoundedOutput(int headChars, int tailChars) {
         this.headChars = headChars;
         this.tailChars = tailChars;
+    }
+
+    /**
+     * {@code text} as a command's output of at most {@code limit} characters keeps it: whole when it fits, else its
+     * first quarter and last three quarters of {@code limit} around a line saying how much was left out.
+     */
+    public static String headAndTail(String text, int limit) {
+        if (text.length() <= limit) return text;
+        BoundedOutput b = new BoundedOutput(limit / 4, limit);
+        b.append(text);
+        return b.render(limit - limit / 4);
     }
 
     synchronized void append(CharSequence s) {
