@@ -44,5 +44,6 @@ public final class CoreFactory {
         sessions.addConnector(s -> { if (s.host().keepsMemory()) s.addToolSource(remember); });
         sessions.addConnector(new McpStartup(env, TrustedProjects.forUser(env))); // each session's MCP servers
         sessions.addConnector(new cn.agentao.agent.tools.skills.SkillTools()); // activate_skill and /skill-name
+        sessions.addConnector(new cn.agentao.agent.tools.subagents.TaskTool(configDir)); // task: subagents
     }
 }

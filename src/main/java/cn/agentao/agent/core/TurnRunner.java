@@ -79,7 +79,8 @@ final class TurnRunner {
         boolean stopHookActive = false;
         String system = null; // composed with the first call's tools, then the same for the whole turn
 
-        for (int call = 0; call < maxModelCalls; call++) {
+        int limit = rt.role() == null ? maxModelCalls : rt.role().maxTurns();
+        for (int call = 0; call < limit; call++) {
             if (cancel.isCancelled()) return StopReason.CANCELLED;
             compaction.compactIfNeeded(rt, turn, cancel);
             List<ToolSource> available = sources.apply(rt);
