@@ -159,8 +159,12 @@ final class TurnRunner {
         long used = usage != null && usage.total() > 0 ? usage.total() : rt.conversation().estimateTokens();
         if (usage != null) {
             EngineRecord.Usage rec = UsageTotals.record(turn.choice().value(), usage, turn.price());
-            SessionRecords.usage(rt, rec);
-            rt.usage(rt.usage().plus(rec));
+            Session payer = rt.role() == null ? rt : rt.role().parent(); // a subagent's calls count as its session's
+            SessionRecords.usage(payer, rec);
+            synchronized (payer) {
+                payer.usage(payer.usage().plus(rec));
+            }
+            if (payer != rt) rt.usage(rt.usage().plus(rec));
         }
         UsageTotals totals = rt.usage();
         AgentEvent.Cost cost = totals.currency() == null ? null : new AgentEvent.Cost(totals.cost(), totals.currency());

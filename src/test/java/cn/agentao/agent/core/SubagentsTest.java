@@ -106,10 +106,10 @@ class SubagentsTest {
     void theChildReadsAFileInItsOwnContextAndTheParentGetsOnlyItsAnswer() throws Exception {
         Files.writeString(ws.resolve("notes.txt"), "the launch code is alpha-beta-gamma-42\n");
         model.when(child("codebase-investigator")).reply(
-                Script.reply().toolCall("r1", "read_file", "{\"path\":\"notes.txt\"}"),
-                Script.textReply("The code in notes.txt is alpha-beta-gamma-42."));
-        model.enqueue(Script.reply().toolCall("t1", "task", task("codebase-investigator", "What is the launch code in notes.txt?")),
-                Script.textReply("It is alpha-beta-gamma-42."));
+                Script.reply().toolCall("r1", "read_file", "{\"path\":\"notes.txt\"}").usage(1000, 10),
+                Script.reply().text("The code in notes.txt is alpha-beta-gamma-42.").usage(2000, 20));
+        model.enqueue(Script.reply().toolCall("t1", "task", task("codebase-investigator", "What is the launch code in notes.txt?")).usage(1, 1),
+                Script.reply().text("It is alpha-beta-gamma-42.").usage(1, 1));
         FakeHost host = new FakeHost();
         Session s = open(host);
 
@@ -135,6 +135,8 @@ class SubagentsTest {
         assertTrue(progress.contains("→ Read notes.txt"), "the task call shows the child's steps: " + progress);
         assertTrue(host.of(AgentEvent.ToolCallStarted.class).stream().noneMatch(t -> t.toolCallId().equals("r1")),
                 "the child's own calls are not the parent's tool calls");
+        assertEquals(3002, s.usage().input(), "the child's tokens count as the session's");
+        assertEquals(4, s.usage().calls());
     }
 
     private static String text(ToolCallContent c) {
