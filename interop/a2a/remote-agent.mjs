@@ -1,18 +1,22 @@
 // A remote agent for our A2A client: the official A2A JS SDK server (@a2a-js/sdk 1.3, DefaultRequestHandler over
-// express, its v0.3 compatibility layer on), serving a v0.3 agent card. Every JSON-RPC request it receives is
-// validated against the A2A 0.3 JSON schema first. Usage: node remote-agent.mjs [--token TOKEN]; prints
-// "listening on PORT". GET /_test/report answers {requests, violations, canceled}.
+// express). By default (--wire 0.3) its v0.3 compatibility layer is on and it serves a v0.3 agent card; every JSON-RPC
+// request it receives is validated against the A2A 0.3 JSON schema first. With --wire jsonrpc or --wire rest it is a
+// native A2A 1.0 agent (no 0.3 layer: a request without A2A-Version: 1.0 is refused) whose card offers JSON-RPC 1.0
+// and HTTP+JSON 1.0 (under /rest), or HTTP+JSON 1.0 only; it then records each request's method (or REST path) and
+// A2A-Version in `versions`. Usage: node remote-agent.mjs [--token TOKEN] [--wire 0.3|jsonrpc|rest]; prints
+// "listening on PORT". GET /_test/report answers {requests, violations, canceled, versions, …}.
 // Behaviour by message text: "ASK…" asks a question (input-required) and completes with the answer it gets;
 // "SLOW…" works until cancelled; anything else is echoed back as two streamed artifact chunks.
 import express from 'express';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { randomUUID } from 'node:crypto';
 import { check, REQUEST_OF } from './a2a-schema.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((a, v, i, all) => (v.startsWith('--') ? [...a, [v.slice(2), all[i + 1]]] : a), []));
-const report = { requests: [], contexts: [], taskIds: [], violations: [], canceled: [], authFailures: 0 };
+const wire = args.wire || '0.3';
+const report = { requests: [], contexts: [], taskIds: [], violations: [], canceled: [], authFailures: 0, versions: [] };
 const slow = new Map();
 
 const text = (msg) => (msg?.parts || []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
@@ -69,6 +73,27 @@ const server = app.listen(0, '127.0.0.1', () => {
   const card03 = { protocolVersion: '0.3.0', name: 'remote', description: 'A test agent that echoes, asks and waits', url,
     preferredTransport: 'JSONRPC', version: '1.0.0', capabilities: { streaming: true }, defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'], skills: [{ id: 'echo', name: 'Echo', description: 'Echoes what it is told', tags: ['echo'] }] };
+  if (wire !== '0.3') {
+    // a native 1.0 agent: its card offers 1.0 only (JSON-RPC and HTTP+JSON, or HTTP+JSON alone)
+    const rest = { url: `${url}rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' };
+    v1card.supportedInterfaces = wire === 'rest' ? [rest] : [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }, rest];
+    const handler = new DefaultRequestHandler(v1card, new InMemoryTaskStore(), executor);
+    app.get('/.well-known/agent-card.json', (req, res) => res.json(v1card));
+    app.get('/_test/report', (req, res) => res.json(report));
+    app.use(express.json({ type: ['application/json', 'application/a2a+json'] }));
+    app.use((req, res, next) => {
+      if (args.token && req.get('authorization') !== `Bearer ${args.token}`) { report.authFailures++; res.status(401).end(); return; }
+      report.versions.push({ what: req.body?.method ?? `${req.method} ${req.path}`, version: req.get('A2A-Version') ?? null });
+      const message = req.body?.params?.message ?? req.body?.message;
+      report.contexts.push(message?.contextId ?? null);
+      report.taskIds.push(message?.taskId ?? null);
+      next();
+    });
+    app.use('/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+    app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+    console.log(`listening on ${port}`);
+    return;
+  }
   const handler = new DefaultRequestHandler(v1card, new InMemoryTaskStore(), executor);
   app.get('/.well-known/agent-card.json', (req, res) => res.json(card03));
   app.get('/_test/report', (req, res) => res.json(report));

@@ -61,7 +61,12 @@ public record Credentials(Set<String> keyVariables, Set<String> values, Set<Stri
      * {@code config.json}'s {@code passEnv} (never a project file's).
      */
     public static Credentials load(Map<String, String> environment, ConfigLocations locations, ModelCatalog catalog) {
-        UserConfigFile user = UserConfigFile.read(locations.userConfigJson());
+        return load(environment, locations, catalog, UserConfigFile.read(locations.userConfigJson()));
+    }
+
+    /** As {@link #load(Map, ConfigLocations, ModelCatalog)}, with the user's {@code config.json} already read. */
+    public static Credentials load(Map<String, String> environment, ConfigLocations locations, ModelCatalog catalog,
+                                   UserConfigFile user) {
         Set<String> keyVariables = new LinkedHashSet<>(catalog.keyVariables());
         keyVariables.addAll(user.tokenVariables()); // the tokens of the SMCP office, the Agora server, remote A2A agents
         Set<String> values = new LinkedHashSet<>(catalog.keys());

@@ -4,7 +4,7 @@ import cn.agentao.agent.childenv.CredentialNames;
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.door.a2a.A2aServer;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.tools.BuiltinTools;
@@ -105,8 +105,9 @@ public final class A2aCommand implements Runnable {
             }
             if (tokenEnv != null) CredentialNames.declare(tokenEnv); // kept from every child, whatever its name
             Logging.configure(logLevel, null);
-            Path configDir = ConfigLocations.userConfigDir(env);
-            SessionService sessions = CoreFactory.create(store.environment(env), sessionsDir);
+            AgentConfig config = AgentConfig.load(env, store.commandLine(sessionsDir));
+            Path configDir = config.configDir();
+            SessionService sessions = CoreFactory.create(config);
             if (!sessions.configured(dir)) {
                 spec.commandLine().getErr().println("agent a2a serve: no model provider is configured. " + sessions.authHelp());
                 return 2;
@@ -118,7 +119,7 @@ public final class A2aCommand implements Runnable {
                 sessions.close();
                 return 1;
             }
-            NetworkGuard guard = NetworkGuard.fromEnvironment(env);
+            NetworkGuard guard = NetworkGuard.of(config.network());
             A2aServer server;
             try {
                 server = A2aServer.start(new A2aServer.Options(host, port, dir, token, m, BuildVersion.current(), Duration.ofSeconds(idleClose),

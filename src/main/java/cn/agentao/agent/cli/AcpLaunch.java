@@ -4,7 +4,7 @@ import cn.agentao.agent.door.acp.AcpAgent;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.door.agora.AgoraToolSource;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.util.BuildVersion;
 
 import java.io.FileDescriptor;
@@ -93,10 +93,11 @@ public final class AcpLaunch {
      * (the class path is searched in order) and ran the old bytecode verifier before {@code session/new}.
      */
     static AcpAgent agent(Options options, Map<String, String> env, java.io.InputStream in, OutputStream out) {
-        SessionService sessions = CoreFactory.create(options.store().environment(env), options.sessionsDir());
+        AgentConfig config = AgentConfig.load(env, options.store().commandLine(options.sessionsDir()));
+        SessionService sessions = CoreFactory.create(config);
         // editor sessions only (not in CoreFactory): in an Agora space these tools would let one space's messages
         // read or talk in another space
-        AgoraToolSource.fromConfigFile(ConfigLocations.userConfigDir(env).resolve("config.json"), env, BuildVersion.current())
+        AgoraToolSource.fromConfig(config, BuildVersion.current())
                 .ifPresent(agora -> sessions.addConnector(Connector.shared(agora)));
         return new AcpAgent(in, out, sessions, AcpAgent.Features.ALL, options.resume(), BuildVersion.current(),
                 options.maxMessageBytes());

@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
+import cn.agentao.agent.config.AgentConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -89,7 +90,7 @@ public final class AgoraCommand implements Callable<Integer> {
         AgoraDoor.Options options = options();
         if (tokenEnv != null) CredentialNames.declare(tokenEnv); // kept from every child, whatever its name
         Logging.configure(logLevel, null);
-        SessionService sessions = CoreFactory.create(store.environment(env), sessionsDir);
+        SessionService sessions = CoreFactory.create(AgentConfig.load(env, store.commandLine(sessionsDir)));
         if (!sessions.configured(options.cwd())) {
             err.println("agent agora: no model provider is configured. " + sessions.authHelp());
             err.flush();

@@ -1,6 +1,7 @@
 package cn.agentao.agent.cli;
 
 import cn.agentao.agent.childenv.CredentialNames;
+import cn.agentao.agent.config.StoreSettings;
 import cn.agentao.agent.core.repository.Page;
 import cn.agentao.agent.core.repository.PruneResult;
 import cn.agentao.agent.core.repository.PruneRule;
@@ -16,7 +17,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -31,28 +31,30 @@ import java.util.function.Consumer;
 public final class SessionRepositories {
     private SessionRepositories() {}
 
-    /** @param sessionsDir an explicit sessions directory (nullable) */
-    public static SessionRepository open(Map<String, String> env, Path sessionsDir) {
-        String store = env.get(PostgresStoreConfig.STORE_ENV);
-        if (sessionsDir == null && store != null && !store.isBlank()) {
-            String passwordEnv = env.get(PostgresStoreConfig.PASSWORD_ENV_ENV);
+    /** The repository the configuration's {@code store} section chooses. */
+    public static SessionRepository open(StoreSettings settings) {
+        String store = settings.address();
+        if (settings.addressed()) {
+            String passwordEnv = settings.passwordEnv();
             CredentialNames.declare(passwordEnv); // never passed to a child, whatever its name
             if (!PostgresStoreConfig.isPostgres(store)) {
                 return new Unusable("the session store address '" + store + "' is not one this agent knows: use "
                         + PostgresStoreConfig.FORM + ", or unset " + PostgresStoreConfig.STORE_ENV + " to keep sessions in files");
             }
             try {
-                return postgres(PostgresStoreConfig.parse(store, env, passwordEnv));
+                // checkpoints stay on this machine, beside where the file store would keep sessions
+                return postgres(PostgresStoreConfig.parse(store, settings.passwordVariables(), passwordEnv),
+                        settings.defaultDirectory().resolveSibling("checkpoints"));
             } catch (IllegalArgumentException e) {
                 return new Unusable(e.getMessage());
             }
         }
-        return new SessionStore(sessionsDir != null ? sessionsDir : SessionStore.defaultDirectory(env));
+        return new SessionStore(settings.directory());
     }
 
     /** Its own method so that the driver and pool classes load only when PostgreSQL is chosen. */
-    private static SessionRepository postgres(PostgresStoreConfig config) {
-        return new cn.agentao.agent.store.postgres.PostgresSessionRepository(config);
+    private static SessionRepository postgres(PostgresStoreConfig config, Path checkpoints) {
+        return new cn.agentao.agent.store.postgres.PostgresSessionRepository(config, java.time.Clock.systemUTC(), checkpoints);
     }
 
     /** A store that cannot be used (its address is wrong): every use fails with the reason. */

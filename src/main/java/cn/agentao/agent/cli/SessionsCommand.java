@@ -28,6 +28,7 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import cn.agentao.agent.config.StoreSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -78,7 +79,7 @@ public final class SessionsCommand implements Callable<Integer> {
     }
 
     SessionRepository store(StoreOptions options) {
-        return SessionRepositories.open(options.environment(env), sessionsDir);
+        return SessionRepositories.open(StoreSettings.from(env, options.commandLine(sessionsDir)));
     }
 
     /** A subcommand: failures become one line on err and exit code 1, not a stack trace. */

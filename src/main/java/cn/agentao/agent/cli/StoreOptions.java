@@ -1,17 +1,14 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.store.postgres.PostgresStoreConfig;
+import cn.agentao.agent.config.AgentConfig;
 import picocli.CommandLine.Option;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * {@code --store ADDRESS} and {@code --store-password-env VAR}: the one definition of the options that choose the
  * session store, mixed into every command that reads sessions ({@code agent}, {@code --acp}, {@code sessions},
  * {@code a2a serve}, {@code agora}) and read by the fast parsers too ({@link #accept}). They win over
- * {@code AGENT_STORE} and {@code AGENT_STORE_PASSWORD_ENV}: {@link #environment} is the process's environment
- * with them in place, which is what the core is built from ({@link SessionRepositories#open}).
+ * {@code AGENT_STORE} and {@code AGENT_STORE_PASSWORD_ENV}: {@link #commandLine} is the configuration's command-line
+ * layer ({@link AgentConfig.CommandLine}), which the core is built from ({@link SessionRepositories#open}).
  */
 public final class StoreOptions {
     public static final String STORE = "--store";
@@ -40,12 +37,8 @@ public final class StoreOptions {
         return name.equals(STORE) || name.equals(PASSWORD_ENV);
     }
 
-    /** {@code env} with the options in place of {@code AGENT_STORE} and {@code AGENT_STORE_PASSWORD_ENV}. */
-    Map<String, String> environment(Map<String, String> env) {
-        if (store == null && passwordEnv == null) return env;
-        Map<String, String> out = new HashMap<>(env);
-        if (store != null) out.put(PostgresStoreConfig.STORE_ENV, store);
-        if (passwordEnv != null) out.put(PostgresStoreConfig.PASSWORD_ENV_ENV, passwordEnv);
-        return Map.copyOf(out);
+    /** The command line's layer of the configuration: these options, and {@code sessionsDir} (nullable). */
+    AgentConfig.CommandLine commandLine(java.nio.file.Path sessionsDir) {
+        return new AgentConfig.CommandLine(sessionsDir, store, passwordEnv);
     }
 }

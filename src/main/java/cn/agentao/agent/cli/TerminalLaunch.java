@@ -1,5 +1,7 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.config.AgentConfig;
+import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.door.terminal.ExitCodes;
 import cn.agentao.agent.door.terminal.Headless;
 import cn.agentao.agent.door.terminal.OutputFormat;
@@ -109,7 +111,9 @@ final class TerminalLaunch {
         Logging.configure(c.logLevel() != null ? c.logLevel() : (c.logFile() != null ? "info" : "off"), c.logFile());
         String resume = c.continueLatest() ? "" : c.resume();
         Path cwd = Path.of("").toAbsolutePath();
-        Map<String, String> env = c.store().environment(System.getenv());
+        Map<String, String> env = System.getenv();
+        java.util.function.Supplier<SessionService> core = // read at each start: after agent login, with what it saved
+                () -> CoreFactory.create(AgentConfig.load(env, c.store().commandLine(c.sessionsDir())));
         boolean stdinTerminal = Terminals.stdinIsTerminal();
         if (c.print() == null && stdinTerminal) {
             if (!Terminals.interactive()) {
@@ -118,11 +122,11 @@ final class TerminalLaunch {
                 return ExitCodes.USAGE;
             }
             var request = new cn.agentao.agent.door.terminal.Chat.Request(cwd, resume, c.mode(), c.model(), env, c.question());
-            int code = cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()), request);
+            int code = cn.agentao.agent.door.terminal.Chat.run(core, request);
             if (code != cn.agentao.agent.door.terminal.Chat.NO_PROVIDER) return code;
             // the first run with nothing configured: agent login there and then, then the chat with what it saved
             if (!LoginCommand.offer(env)) return ExitCodes.FAILED;
-            code = cn.agentao.agent.door.terminal.Chat.run(() -> CoreFactory.create(env, c.sessionsDir()), request);
+            code = cn.agentao.agent.door.terminal.Chat.run(core, request);
             return code == cn.agentao.agent.door.terminal.Chat.NO_PROVIDER ? ExitCodes.FAILED : code;
         }
         String prompt = c.print() != null ? c.print() : c.question() != null ? c.question() : "";
@@ -143,7 +147,7 @@ final class TerminalLaunch {
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err);
         Headless.Request request = new Headless.Request(prompt, c.format(), c.mode(), c.model(), resume, cwd);
-        return Headless.run(CoreFactory.create(env, c.sessionsDir()), request, out, System.err,
+        return Headless.run(core.get(), request, out, System.err,
                 TerminalLaunch::onInterrupt);
     }
 

@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.tools.BuiltinTools;
 import cn.agentao.agent.tools.web.WebSearchConfig;
 import cn.agentao.agent.core.ToolCallExecutor;
@@ -9,7 +10,6 @@ import cn.agentao.agent.permission.PermissionRules;
 import cn.agentao.agent.sandbox.Sandboxes;
 
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * Builds the process's tool-call runner: the built-in tools under the permission engine and the user's rules, commands
@@ -18,10 +18,11 @@ import java.util.Map;
 public final class ToolCalls {
     private ToolCalls() {}
 
-    public static ToolCallExecutor create(Map<String, String> env, Path configDir) {
-        NetworkGuard guard = NetworkGuard.fromEnvironment(env);
-        Sandboxes sandboxes = Sandboxes.fromEnvironment(env, configDir);
-        WebSearchConfig.Loaded search = WebSearchConfig.load(configDir, env); // config.json "webSearch": web_search's backend
+    public static ToolCallExecutor create(AgentConfig config) {
+        Path configDir = config.configDir();
+        NetworkGuard guard = NetworkGuard.of(config.network());
+        Sandboxes sandboxes = Sandboxes.of(config.sandbox());
+        WebSearchConfig.Loaded search = WebSearchConfig.load(config); // config.json "webSearch": web_search's backend
         if (search.problem() != null) System.err.println("agent: " + search.problem());
         BuiltinTools builtins = BuiltinTools.create(guard, search.config());
         return new ToolCallExecutor(builtins, builtins.shell(), new PermissionEngine(

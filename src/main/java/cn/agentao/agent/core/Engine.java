@@ -5,6 +5,7 @@ import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.childenv.ChildEnvironment;
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.core.host.Host;
 import cn.agentao.agent.memory.Memory;
 import cn.agentao.agent.core.tool.CommandSource;
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -33,7 +33,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class Engine {
     /** Model calls one prompt may make before it ends with max_turn_requests (env AGENT_MAX_MODEL_CALLS). */
-    public static final int DEFAULT_MAX_MODEL_CALLS = 50;
+    public static final int DEFAULT_MAX_MODEL_CALLS = AgentConfig.DEFAULT_MAX_MODEL_CALLS;
 
     private final Path configDir;
     private final TrustedProjects trust;
@@ -45,27 +45,19 @@ public final class Engine {
     private final ToolCallExecutor tools;
     private volatile cn.agentao.agent.core.hook.Hooks hooks = cn.agentao.agent.core.hook.Hooks.NONE;
     private final Memory memory;
+    private volatile java.util.function.Function<String, java.util.Optional<Path>> checkpointDirs = id -> java.util.Optional.empty();
 
-    public Engine(Map<String, String> env, Path configDir, ToolCallExecutor tools) {
-        this.configDir = configDir;
+    public Engine(AgentConfig config, ToolCallExecutor tools) {
+        this.configDir = config.configDir();
         this.tools = tools;
         this.memory = new Memory(configDir);
         this.trust = new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
-        this.settings = new ModelSettings(env, trust);
+        this.settings = new ModelSettings(config.environment(), trust, config.userJson());
         Compaction compaction = new Compaction();
         this.turns = new TurnRunner(settings, compaction, tools, this::toolSources,
-                intFromEnv(env, "AGENT_MAX_MODEL_CALLS", DEFAULT_MAX_MODEL_CALLS));
+                config.limits().maxModelCalls());
         this.commands = new SessionCommands(configDir, settings, compaction, turns, memory);
         sources.add(tools.builtins());
-    }
-
-    private static int intFromEnv(Map<String, String> env, String name, int fallback) {
-        try {
-            String v = env.get(name);
-            return v == null ? fallback : Math.max(1, Integer.parseInt(v.strip()));
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
     }
 
     public Path configDir() { return configDir; }
@@ -85,6 +77,9 @@ public final class Engine {
 
     void addConnector(Connector connector) { connectors.add(connector); }
 
+    /** Where each session's checkpoints are kept (by session id; empty: none). */
+    void checkpointsIn(java.util.function.Function<String, java.util.Optional<Path>> dirs) { this.checkpointDirs = dirs; }
+
     /** The built-ins, the process-wide sources, then the session's own, in that order (the first with a name wins). */
     private List<ToolSource> toolSources(Session session) {
         List<ToolSource> all = new ArrayList<>(sources);
@@ -102,6 +97,8 @@ public final class Engine {
             if (restored.title() != null) session.title(restored.title());
         }
         settings.applyDefaults(session);
+        session.checkpoints(Checkpoints.open(checkpointDirs.apply(session.id()), session.cwd(),
+                restored == null ? 0 : restored.prompts(), session::notice));
         session.journal().reportProblemsTo(session::notice);
         session.children(settings.children(session));
         settings.catalog(session.cwd()).warnings().forEach(w -> session.notice("Configuration: " + w));
@@ -113,6 +110,7 @@ public final class Engine {
 
     /** Takes up a session as another instance left it (its turns since this one last saw it): settings and history. */
     void catchUp(Session session, SessionReplay.Restored restored) {
+        session.checkpoints().turnsSoFar(restored.prompts());
         settings.restore(session, restored.state());
         if (restored.title() != null) session.title(restored.title());
         restoreConversation(session, restored);

@@ -3,6 +3,7 @@ package cn.agentao.agent.core;
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.childenv.Credentials;
 import cn.agentao.agent.childenv.OwnEnviron;
+import cn.agentao.agent.config.ConfigJson;
 import cn.agentao.agent.core.content.Setting;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.record.EngineRecord;
@@ -11,6 +12,7 @@ import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.ModelChoice;
 import cn.agentao.agent.model.ModelClient;
 import cn.agentao.agent.model.UnknownProviderException;
+import cn.agentao.agent.model.UserConfigFile;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.trust.TrustedProjects;
 import org.slf4j.Logger;
@@ -33,13 +35,17 @@ final class ModelSettings {
 
     private final Map<String, String> env;
     private final TrustedProjects trust;
+    private final Path userConfigJson;
+    private volatile UserConfigFile userConfig; // read at start, again when the configuration is reloaded
     private final Map<String, ModelClient> modelClients = new ConcurrentHashMap<>();
     private volatile Map<Path, ModelCatalog> catalogs = new ConcurrentHashMap<>();
     private volatile Map<Path, Credentials> credentials = new ConcurrentHashMap<>();
 
-    ModelSettings(Map<String, String> env, TrustedProjects trust) {
+    ModelSettings(Map<String, String> env, TrustedProjects trust, ConfigJson userJson) {
         this.env = env;
         this.trust = trust;
+        this.userConfigJson = userJson.file();
+        this.userConfig = UserConfigFile.of(userJson);
     }
 
     // ---------------------------------------------------------------- configuration
@@ -47,7 +53,7 @@ final class ModelSettings {
     ModelCatalog catalog(Path cwd) {
         Path key = cwd == null ? Path.of(System.getProperty("user.dir")) : cwd;
         return catalogs.computeIfAbsent(key, k -> {
-            ModelCatalog c = ModelCatalog.load(env, ConfigLocations.standard(k, env, trust.trusted(k)));
+            ModelCatalog c = ModelCatalog.load(env, ConfigLocations.standard(k, env, trust.trusted(k)), userConfig);
             c.warnings().forEach(w -> log.warn("configuration: {}", w));
             return c;
         });
@@ -57,7 +63,7 @@ final class ModelSettings {
     private Credentials credentials(Path cwd) {
         Path key = cwd == null ? Path.of(System.getProperty("user.dir")) : cwd;
         return credentials.computeIfAbsent(key, k -> {
-            Credentials c = Credentials.load(env, ConfigLocations.standard(k, env, trust.trusted(k)), catalog(k));
+            Credentials c = Credentials.load(env, ConfigLocations.standard(k, env, trust.trusted(k)), catalog(k), userConfig);
             OwnEnviron.hide(c);
             return c;
         });
@@ -79,6 +85,7 @@ final class ModelSettings {
 
     /** Forgets cached configuration so the next look re-reads environment files and the config file. */
     void reloadConfiguration() {
+        userConfig = UserConfigFile.read(userConfigJson);
         catalogs = new ConcurrentHashMap<>();
         credentials = new ConcurrentHashMap<>();
         modelClients.clear();

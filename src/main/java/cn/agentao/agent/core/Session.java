@@ -65,6 +65,7 @@ public final class Session {
     private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
     private final List<Runnable> whenReady = new ArrayList<>(); // guarded by this
     private volatile Runnable onClose = () -> { };
+    private volatile Checkpoints checkpoints = Checkpoints.none();
     private final java.util.concurrent.atomic.AtomicReference<cn.agentao.agent.skills.SkillCatalog> skills = new java.util.concurrent.atomic.AtomicReference<>();
     private volatile ChildSessions.Role role; // set when this is a subagent's session
 
@@ -296,6 +297,9 @@ public final class Session {
     void thoughtLevel(String level) { this.thoughtLevel = level; }
     void title(String title) { this.title = title; }
     SessionJournal journal() { return journal; }
+    /** What {@code /undo} and {@code /rewind} restore: the files' contents before each turn changed them. */
+    Checkpoints checkpoints() { return checkpoints; }
+    void checkpoints(Checkpoints c) { this.checkpoints = c; }
     Conversation conversation() { return conversation; }
     List<ToolSource> toolSources() { return toolSources; }
     PermissionMemory permissions() { return permissions; }

@@ -38,6 +38,7 @@ final class SessionCommands {
     List<AvailableCommand> available(Session session) {
         List<AvailableCommand> all = new ArrayList<>(SlashCommands.advertised(SlashCommands.userCommands(session.cwd(), configDir)));
         if (!session.host().keepsMemory()) all.removeIf(a -> a.name().equals("memory"));
+        if (!session.host().answersForUser()) all.removeIf(a -> a.name().equals("undo") || a.name().equals("rewind"));
         for (CommandSource source : session.commandSources()) all.addAll(source.commands());
         return all;
     }
@@ -84,6 +85,10 @@ final class SessionCommands {
                         + "or a remote caller.");
                 return StopReason.END_TURN;
             }
+            case "undo", "rewind" -> {
+                takeBack(session, c, prompt, cancel);
+                return StopReason.END_TURN;
+            }
             case "compact" -> {
                 SessionRecords.userPrompt(session, prompt, true);
                 boolean done = compaction.compact(session, settings.forTurn(session).client(), cancel);
@@ -110,6 +115,35 @@ final class SessionCommands {
                 }
                 return turns.run(session, List.of(ContentBlock.text(text)), cancel);
             }
+        }
+    }
+
+    /**
+     * {@code /undo}, {@code /rewind N} (or the list of turns without N): the files go back through the session's own
+     * file access (the editor's buffers in ACP), and the model's history gets a note of it.
+     */
+    private static void takeBack(Session session, SlashCommands.Invocation c, List<ContentBlock> prompt, Cancellation cancel) {
+        Checkpoints checkpoints = session.checkpoints();
+        var files = session.host().environment().files(cancel);
+        Checkpoints.Result result;
+        if (!session.host().answersForUser()) { // a space's members: they do not speak for the files' owner
+            result = Checkpoints.Result.nothing("/" + c.name() + " is for this machine's user, not for a space's members.");
+        } else if (c.name().equals("undo")) {
+            result = c.arguments().isEmpty() ? checkpoints.undo(files)
+                    : Checkpoints.Result.nothing("/undo takes no argument; to go back further, use /rewind N.");
+        } else if (c.arguments().isEmpty()) {
+            result = Checkpoints.Result.nothing(checkpoints.list());
+        } else if (c.arguments().matches("[0-9]{1,9}")) {
+            result = checkpoints.rewind(files, Integer.parseInt(c.arguments()));
+        } else {
+            result = Checkpoints.Result.nothing("/rewind takes a turn number (see /rewind for the list), not \""
+                    + c.arguments() + "\".");
+        }
+        say(session, prompt, result.text());
+        if (result.note() != null) {
+            dev.langchain4j.data.message.UserMessage note = dev.langchain4j.data.message.UserMessage.from(result.note());
+            session.conversation().add(note);
+            SessionRecords.modelMessage(session, note); // part of the history on reload, not a turn of its own
         }
     }
 

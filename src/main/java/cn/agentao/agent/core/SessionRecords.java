@@ -23,6 +23,7 @@ final class SessionRecords {
 
     /** {@code local}: a command the agent answered itself; shown on replay, not part of the model history. */
     static void userPrompt(Session s, List<ContentBlock> prompt, boolean local) {
+        if (!local) s.checkpoints().turnStarted(prompt); // turns are numbered as SessionReplay counts them
         s.journal().append(new EngineRecord.UserMessage(prompt, local));
     }
 

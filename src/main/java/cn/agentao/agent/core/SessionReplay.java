@@ -29,10 +29,10 @@ public final class SessionReplay implements Consumer<ObjectNode> {
 
     /**
      * What a load restores. {@code state} is the latest settings snapshot (null if none was written); {@code lastSeq}
-     * the seq of the last record read (0 for none).
+     * the seq of the last record read (0 for none); {@code prompts} the prompts that went to the model (the turns).
      */
     public record Restored(List<ChatMessage> history, EngineRecord.State state, String title, List<AgentEvent> events,
-                           UsageTotals usage, long lastSeq) {}
+                           UsageTotals usage, long lastSeq, int prompts) {}
 
     private final String sessionId;
     private final List<ChatMessage> history = new ArrayList<>();
@@ -47,6 +47,7 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     private String title;
     private EngineRecord.Plan plan;
     private long lastSeq;
+    private int prompts;
 
     private static final class ToolCallState {
         AgentEvent.ToolCallStarted call;
@@ -86,7 +87,10 @@ public final class SessionReplay implements Consumer<ObjectNode> {
         switch (record) {
             case EngineRecord.UserMessage u -> {
                 u.content().forEach(b -> updates.add(new AgentEvent.UserMessage(b)));
-                if (!u.local()) history.add(TurnRunner.userMessage(u.content()));
+                if (!u.local()) {
+                    history.add(TurnRunner.userMessage(u.content()));
+                    prompts++;
+                }
             }
             case EngineRecord.AgentText a -> updates.add(new AgentEvent.MessageChunk(a.content()));
             case EngineRecord.Thought t -> updates.add(new AgentEvent.ThoughtChunk(t.content()));
@@ -132,7 +136,7 @@ public final class SessionReplay implements Consumer<ObjectNode> {
             call.places.forEach(i -> updates.set(i, last));
         }
         if (plan != null) updates.add(new AgentEvent.PlanChanged(plan.entries()));
-        return new Restored(repair(history), state, title, updates, usage, lastSeq);
+        return new Restored(repair(history), state, title, updates, usage, lastSeq, prompts);
     }
 
     private static AgentEvent.ToolCallStarted merge(AgentEvent.ToolCallStarted c, EngineRecord.ToolCallUpdated u) {

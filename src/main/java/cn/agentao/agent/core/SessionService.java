@@ -16,7 +16,6 @@ import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.StoreUnavailableException;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.core.repository.StoredSession;
-import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -56,6 +55,13 @@ public final class SessionService implements AutoCloseable {
     public SessionService(Engine engine, SessionRepository store) {
         this.engine = engine;
         this.store = store;
+        engine.checkpointsIn(id -> {
+            try {
+                return store.checkpointDirectory(id);
+            } catch (RuntimeException e) { // not an id the store can hold, a store that cannot be used
+                return Optional.empty();
+            }
+        });
     }
 
     /** The process-wide parts (configuration, tools) sessions share. */
@@ -310,9 +316,9 @@ public final class SessionService implements AutoCloseable {
     /** Whether a session with this id is live in this process. */
     public boolean isLive(String id) { return live.containsKey(id); }
 
-    /** Where a door keeps the tasks every instance serves, when the repository is shared (PostgreSQL); else empty. */
-    public Optional<TaskRepository> sharedTasks() {
-        return store.shared() ? store.tasks() : Optional.empty();
+    /** The repository, when several instances share it (PostgreSQL): a door keeps what they share beside it; else empty. */
+    public Optional<SessionRepository> sharedRepository() {
+        return store.shared() ? Optional.of(store) : Optional.empty();
     }
 
     /**

@@ -25,6 +25,9 @@ public final class SlashCommands {
             new AvailableCommand("mode", "Switch the permission mode", "read-only | workspace-write | full-access | plan"),
             new AvailableCommand("memory", "Show, add or forget what the agent remembers across sessions",
                     "show | add [--user] <fact> | forget <number or text>"),
+            new AvailableCommand("undo", "Take back the files the last turn changed (write_file, edit)", null),
+            new AvailableCommand("rewind", "Put the files back as they were before turn N; without N, list the turns",
+                    "turn number"),
             new AvailableCommand("help", "List the commands", null));
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 

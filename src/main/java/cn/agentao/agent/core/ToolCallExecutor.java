@@ -117,7 +117,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         Workspace ws = Workspace.of(rt.cwd(), rt.additionalDirectories());
         Mode mode = rt.permissionMode();
         HostEnvironment here = rt.host().environment();
-        ToolEnvironment env = new ToolEnvironment(here.files(cancel), here.commands(rt.children(), cancel), (question, options) -> {
+        ToolEnvironment env = new ToolEnvironment(rt.checkpoints().guard(here.files(cancel)), here.commands(rt.children(), cancel), (question, options) -> {
             try {
                 return rt.host().askUser(new Question(question, options), cancel);
             } catch (CancelledException e) {

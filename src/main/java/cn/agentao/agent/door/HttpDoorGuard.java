@@ -39,7 +39,7 @@ public final class HttpDoorGuard extends Filter {
     private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[::1]");
     private static final Set<String> JSON_TYPES = Set.of("application/json", "application/a2a+json");
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
-    private static final String CORS_METHODS = "GET, HEAD, POST, OPTIONS";
+    private static final String CORS_METHODS = "GET, HEAD, POST, DELETE, OPTIONS";
     private static final String CORS_HEADERS = "Authorization, Content-Type, Accept, A2A-Version, A2A-Extensions, X-A2A-Extensions";
 
     private final int port;

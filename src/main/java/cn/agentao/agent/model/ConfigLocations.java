@@ -23,7 +23,7 @@ public record ConfigLocations(Path projectDotEnv, boolean projectTrusted, Path u
                 sessionCwd == null ? null : sessionCwd.resolve(".env"),
                 projectTrusted,
                 userDir.resolve(".env"),
-                userDir.resolve("config.json"));
+                userDir.resolve(cn.agentao.agent.config.ConfigJson.USER_FILE));
     }
 
     /** The file that lists the projects the user trusts. */
@@ -33,10 +33,6 @@ public record ConfigLocations(Path projectDotEnv, boolean projectTrusted, Path u
 
     /** {@code $XDG_CONFIG_HOME/agent} when that is an absolute path, else {@code $HOME/.config/agent}. */
     public static Path userConfigDir(Map<String, String> environment) {
-        String xdg = environment.get("XDG_CONFIG_HOME");
-        if (xdg != null && !xdg.isBlank() && Path.of(xdg.strip()).isAbsolute()) {
-            return Path.of(xdg.strip(), "agent");
-        }
-        return cn.agentao.agent.util.UserHome.from(environment).resolve(".config").resolve("agent");
+        return cn.agentao.agent.config.AgentConfig.userConfigDir(environment);
     }
 }

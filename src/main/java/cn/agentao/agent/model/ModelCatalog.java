@@ -56,8 +56,12 @@ public final class ModelCatalog {
     }
 
     public static ModelCatalog load(Map<String, String> environment, ConfigLocations locations) {
-        return from(ConfigEnvironment.load(environment, locations), UserConfigFile.read(locations.userConfigJson()),
-                locations);
+        return load(environment, locations, UserConfigFile.read(locations.userConfigJson()));
+    }
+
+    /** As {@link #load(Map, ConfigLocations)}, with the user's {@code config.json} already read. */
+    public static ModelCatalog load(Map<String, String> environment, ConfigLocations locations, UserConfigFile userConfig) {
+        return from(ConfigEnvironment.load(environment, locations), userConfig, locations);
     }
 
     public static ModelCatalog from(ConfigEnvironment environment, UserConfigFile userConfig, ConfigLocations locations) {

@@ -55,16 +55,14 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
     public static final UserConfigFile EMPTY = new UserConfigFile(List.of(), null, List.of());
 
     public static UserConfigFile read(Path file) {
-        if (file == null || !Files.isRegularFile(file)) {
-            return EMPTY;
-        }
-        JsonNode root;
-        try {
-            root = Json.mapper().readTree(Files.readString(file));
-        } catch (IOException | RuntimeException e) {
-            return new UserConfigFile(List.of(), null, List.of(file + " is not valid JSON; it was ignored."));
-        }
-        return parse(root, file.toString());
+        return of(cn.agentao.agent.config.ConfigJson.read(file));
+    }
+
+    /** The model configuration of a {@code config.json} already read (see {@link cn.agentao.agent.config.ConfigJson}). */
+    public static UserConfigFile of(cn.agentao.agent.config.ConfigJson json) {
+        if (!json.exists()) return EMPTY;
+        if (json.unreadable()) return new UserConfigFile(List.of(), null, List.of(json.problem().orElseThrow()));
+        return parse(json.root(), json.name());
     }
 
     public static UserConfigFile parse(JsonNode root, String fileName) {
@@ -219,48 +217,5 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
             });
         }
         return List.copyOf(out);
-    }
-
-    /**
-     * {@code "sandbox": {"readablePaths": ["/srv/data", "~/datasets"], "writablePaths": ["~/.cache/bazel"]}}: more
-     * paths a sandboxed command sees (read-only; writable in workspace-write), for the machine's user only.
-     * Absolute or {@code ~/…}; anything else is a problem (a plain sentence) and left out.
-     */
-    public record SandboxPaths(List<Path> readable, List<Path> writable, List<String> problems) {
-        public static final SandboxPaths NONE = new SandboxPaths(List.of(), List.of(), List.of());
-    }
-
-    /** The {@code sandbox} entry of the user's {@code config.json} ({@code file}); {@code home} for {@code ~}. */
-    public static SandboxPaths sandboxPaths(Path file, Path home) {
-        JsonNode node;
-        try {
-            node = Files.isRegularFile(file) ? Json.mapper().readTree(Files.readString(file)).path("sandbox") : null;
-        } catch (IOException | RuntimeException e) {
-            return SandboxPaths.NONE; // the model configuration reports an unreadable file
-        }
-        if (node == null || node.isMissingNode() || node.isNull()) return SandboxPaths.NONE;
-        List<String> problems = new ArrayList<>();
-        if (!node.isObject()) return new SandboxPaths(List.of(), List.of(), List.of(file + ": \"sandbox\" must be an object; it was ignored."));
-        return new SandboxPaths(paths(node.get("readablePaths"), "readablePaths", file, home, problems),
-                paths(node.get("writablePaths"), "writablePaths", file, home, problems), List.copyOf(problems));
-    }
-
-    private static List<Path> paths(JsonNode node, String key, Path file, Path home, List<String> problems) {
-        if (node == null || node.isNull()) return List.of();
-        List<Path> out = new ArrayList<>();
-        if (!node.isArray()) {
-            problems.add(file + ": \"sandbox." + key + "\" must be an array of paths; it was ignored.");
-            return out;
-        }
-        for (JsonNode item : node) {
-            String p = item.isTextual() ? item.asText().strip() : "";
-            Path path = p.equals("~") ? home : p.startsWith("~/") ? home.resolve(p.substring(2)) : p.startsWith("/") ? Path.of(p) : null;
-            if (path == null || path.normalize().getNameCount() == 0) {
-                problems.add(file + ": \"sandbox." + key + "\" entry '" + p + "' is not an absolute path or ~/…, nor may it be /; it was ignored.");
-            } else {
-                out.add(path.normalize());
-            }
-        }
-        return out;
     }
 }

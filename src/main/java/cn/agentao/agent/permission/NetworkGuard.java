@@ -53,12 +53,16 @@ public final class NetworkGuard {
     }
 
     /** Set to 1 to let web_fetch, remote agents and push webhooks reach loopback and private addresses (off by default). */
-    public static final String ALLOW_PRIVATE_NETWORK = "AGENT_ALLOW_PRIVATE_NETWORK";
+    public static final String ALLOW_PRIVATE_NETWORK = cn.agentao.agent.config.AgentConfig.Network.ALLOW_PRIVATE_NETWORK_ENV;
 
     /** The guard for this process's environment: the system resolver, private networks only with {@value #ALLOW_PRIVATE_NETWORK}=1. */
     public static NetworkGuard fromEnvironment(java.util.Map<String, String> env) {
-        String allow = env.get(ALLOW_PRIVATE_NETWORK);
-        return new NetworkGuard(HostResolver.SYSTEM, "1".equals(allow) || "true".equalsIgnoreCase(allow));
+        return of(cn.agentao.agent.config.AgentConfig.Network.from(env));
+    }
+
+    /** The guard the configuration's {@code network} section describes, with the system resolver. */
+    public static NetworkGuard of(cn.agentao.agent.config.AgentConfig.Network network) {
+        return new NetworkGuard(HostResolver.SYSTEM, network.allowPrivateNetwork());
     }
 
     /** The system resolver, private network refused. */

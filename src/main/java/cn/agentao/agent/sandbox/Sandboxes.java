@@ -1,9 +1,7 @@
 package cn.agentao.agent.sandbox;
 
-import cn.agentao.agent.model.ConfigLocations;
-import cn.agentao.agent.model.UserConfigFile;
+import cn.agentao.agent.config.SandboxSettings;
 import cn.agentao.agent.permission.Mode;
-import cn.agentao.agent.util.UserHome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 public final class Sandboxes {
     private static final Logger log = LoggerFactory.getLogger(Sandboxes.class);
     /** {@code auto} (default) or {@code none}: behave as if no sandbox could be had. */
-    public static final String ENV = "AGENT_SANDBOX";
+    public static final String ENV = SandboxSettings.ENV;
     private static final long PROBE_TIMEOUT_MS = 10_000;
 
     /** The outcome of the look: a sandbox, or why there is none. */
@@ -36,15 +34,13 @@ public final class Sandboxes {
         public boolean available() { return sandbox != null; }
     }
 
-    private final Map<String, String> env;
+    private final SandboxSettings settings;
     private final String os;
-    private final UserConfigFile.SandboxPaths userPaths;
     private volatile Status status;
 
-    Sandboxes(Map<String, String> env, String os, UserConfigFile.SandboxPaths userPaths) {
-        this.env = Map.copyOf(env);
+    Sandboxes(SandboxSettings settings, String os) {
+        this.settings = settings;
         this.os = os.toLowerCase(Locale.ROOT);
-        this.userPaths = userPaths;
     }
 
     /**
@@ -52,14 +48,13 @@ public final class Sandboxes {
      * {@code SSH_AUTH_SOCK}, {@code TMPDIR}, {@code JAVA_HOME}), without paths of the user's.
      */
     public static Sandboxes fromEnvironment(Map<String, String> env) {
-        return new Sandboxes(env, System.getProperty("os.name", ""), UserConfigFile.SandboxPaths.NONE);
+        return new Sandboxes(SandboxSettings.fromEnvironment(env), System.getProperty("os.name", ""));
     }
 
-    /** As {@link #fromEnvironment(Map)}, with the paths the user lists in {@code configDir/config.json} ({@code sandbox}). */
-    public static Sandboxes fromEnvironment(Map<String, String> env, Path configDir) {
-        UserConfigFile.SandboxPaths paths = UserConfigFile.sandboxPaths(configDir.resolve("config.json"), UserHome.from(env));
-        paths.problems().forEach(p -> log.warn("{}", p));
-        return new Sandboxes(env, System.getProperty("os.name", ""), paths);
+    /** The sandbox the configuration's section describes, with the paths the user lists in {@code config.json} ({@code sandbox}). */
+    public static Sandboxes of(SandboxSettings settings) {
+        settings.problems().forEach(p -> log.warn("{}", p));
+        return new Sandboxes(settings, System.getProperty("os.name", ""));
     }
 
     /**
@@ -69,12 +64,12 @@ public final class Sandboxes {
      */
     public Optional<SandboxPolicy> policy(Mode mode, List<Path> roots, boolean forUser) {
         return SandboxPolicy.forMode(mode, roots)
-                .map(p -> forUser ? p.withPaths(userPaths.readable(), userPaths.writable()) : p.workspaceOnly());
+                .map(p -> forUser ? p.withPaths(settings.readable(), settings.writable()) : p.workspaceOnly());
     }
 
     /** What {@code AGENT_SANDBOX=none} gives, and what tests without a sandbox use. */
     public static Sandboxes none() {
-        return new Sandboxes(Map.of(ENV, "none"), System.getProperty("os.name", ""), UserConfigFile.SandboxPaths.NONE);
+        return fromEnvironment(Map.of(ENV, "none"));
     }
 
     public boolean available() { return status().available(); }
@@ -131,20 +126,20 @@ public final class Sandboxes {
     }
 
     private Status look() {
-        String setting = env.getOrDefault(ENV, "auto").strip().toLowerCase(Locale.ROOT);
+        String setting = (settings.setting() == null ? "auto" : settings.setting()).strip().toLowerCase(Locale.ROOT);
         if (setting.equals("none")) return new Status(null, ENV + "=none");
         if (!setting.isEmpty() && !setting.equals("auto")) {
-            log.warn("{} must be 'auto' or 'none', not '{}'; using auto", ENV, env.get(ENV));
+            log.warn("{} must be 'auto' or 'none', not '{}'; using auto", ENV, settings.setting());
         }
-        Path home = UserHome.from(env);
+        Path home = settings.home();
         List<Path> homes = List.of(home, Path.of(System.getProperty("user.home")));
-        List<Path> hidden = new ArrayList<>(List.of(ConfigLocations.userConfigDir(env)));
-        String sock = env.get("SSH_AUTH_SOCK");
+        List<Path> hidden = new ArrayList<>(List.of(settings.userConfigDir()));
+        String sock = settings.sshAuthSock();
         if (sock != null && sock.startsWith("/") && Path.of(sock).getParent() != null) hidden.add(Path.of(sock).getParent());
         if (os.contains("linux")) {
             if (!Files.isExecutable(Bubblewrap.BWRAP)) return new Status(null, "bubblewrap is not installed: no " + Bubblewrap.BWRAP);
             List<Path> programs = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
-            String javaHome = env.get("JAVA_HOME"); // a JDK elsewhere (/srv/jdk-21): its programs, nothing beside them
+            String javaHome = settings.javaHome(); // a JDK elsewhere (/srv/jdk-21): its programs, nothing beside them
             if (javaHome != null && javaHome.startsWith("/") && Files.isExecutable(Path.of(javaHome, "bin", "java"))) programs.add(Path.of(javaHome));
             Bubblewrap b = new Bubblewrap(Bubblewrap.BWRAP, homes, hidden, programs);
             String trouble = trial(b);
@@ -152,7 +147,7 @@ public final class Sandboxes {
         }
         if (os.contains("mac")) {
             if (!Files.isExecutable(Seatbelt.SANDBOX_EXEC)) return new Status(null, "no " + Seatbelt.SANDBOX_EXEC);
-            Path tmp = Path.of(env.getOrDefault("TMPDIR", "/tmp")).resolve("agent-sandbox-" + ProcessHandle.current().pid());
+            Path tmp = Path.of(settings.tmpDir() == null ? "/tmp" : settings.tmpDir()).resolve("agent-sandbox-" + ProcessHandle.current().pid());
             return new Status(new Seatbelt(home, tmp), null);
         }
         return new Status(null, "no sandbox is known for " + os);

@@ -1,6 +1,7 @@
 package cn.agentao.agent.store;
 
 import cn.agentao.agent.core.repository.AmbiguousSessionIdException;
+import cn.agentao.agent.core.repository.CheckpointStore;
 import cn.agentao.agent.core.repository.Page;
 import cn.agentao.agent.core.repository.PruneResult;
 import cn.agentao.agent.core.repository.PruneRule;
@@ -31,7 +32,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -47,8 +47,8 @@ import java.util.function.Consumer;
 public final class SessionStore implements SessionRepository {
     private static final Logger log = LoggerFactory.getLogger(SessionStore.class);
 
-    /** Environment variable that overrides {@link #defaultDirectory}. */
-    public static final String DIR_ENV = "AGENT_SESSIONS_DIR";
+    /** Environment variable that overrides the default directory ({@link cn.agentao.agent.config.StoreSettings#defaultDirectory}). */
+    public static final String DIR_ENV = cn.agentao.agent.config.StoreSettings.DIR_ENV;
     /** What a user can do about a store directory that cannot be used. */
     public static final String RELOCATE_HINT = "choose a writable directory with --sessions-dir DIR or " + DIR_ENV + "=DIR";
 
@@ -74,19 +74,6 @@ public final class SessionStore implements SessionRepository {
         this.index = new SummaryIndex(files);
     }
 
-    /**
-     * Where sessions live unless told otherwise: {@code $AGENT_SESSIONS_DIR} if set, else
-     * {@code $XDG_DATA_HOME/agent/sessions} (if that is an absolute path), else {@code ~/.local/share/agent/sessions}.
-     */
-    public static Path defaultDirectory(Map<String, String> env) {
-        String override = env.get(DIR_ENV);
-        if (override != null && !override.isBlank()) return Path.of(override).toAbsolutePath();
-        String dataHome = env.get("XDG_DATA_HOME");
-        if (dataHome != null && !dataHome.isBlank() && Path.of(dataHome).isAbsolute()) {
-            return Path.of(dataHome, "agent", "sessions");
-        }
-        return cn.agentao.agent.util.UserHome.from(env).resolve(".local/share/agent/sessions");
-    }
 
     public Path directory() {
         return files.dir();
@@ -258,8 +245,14 @@ public final class SessionStore implements SessionRepository {
         }
     }
 
+    /** {@code checkpoints/<id>} in the store's directory. */
+    @Override
+    public Optional<Path> checkpointDirectory(String sessionId) {
+        return Optional.of(files.dir().resolve("checkpoints").resolve(SessionFiles.requireValidId(sessionId)));
+    }
+
     /**
-     * Deletes a session (its log and lock file).
+     * Deletes a session (its log, lock file and checkpoints).
      *
      * @return false if there was no such session
      * @throws SessionBusyException if it is open for writing
@@ -270,6 +263,7 @@ public final class SessionStore implements SessionRepository {
         if (!Files.exists(files.log(sessionId))) return false;
         try (SessionLocks.Held lock = lock(sessionId)) {
             boolean existed = Files.deleteIfExists(files.log(sessionId));
+            CheckpointStore.delete(checkpointDirectory(sessionId).orElseThrow());
             // unlinked while still locked, so that nobody can lock it in between (see SessionLocks.acquire)
             Files.deleteIfExists(lock.path());
             index.forget(sessionId);

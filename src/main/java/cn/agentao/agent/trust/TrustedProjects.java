@@ -1,6 +1,5 @@
 package cn.agentao.agent.trust;
 
-import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.store.DurableFiles;
@@ -34,9 +33,19 @@ public final class TrustedProjects {
 
     /**
      * What the user decided about one project: {@code startFiles} are the digests of the project's files its MCP
-     * servers start from ({@link ProjectMcpFile#startFiles()}), empty when none was recorded.
+     * servers start from ({@link Reviewed#startFiles()}), empty when none was recorded.
      */
     public record Entry(boolean trusted, String mcpJson, Map<String, String> startFiles) {}
+
+    /**
+     * A project's file as the user was shown it ({@code .agent/mcp.json}, read by the MCP connector): the digest of
+     * its bytes, and the digests of the project's files its servers start from (path relative to the project).
+     */
+    public interface Reviewed {
+        String digest();
+
+        Map<String, String> startFiles();
+    }
 
     private final Path file;
 
@@ -46,7 +55,12 @@ public final class TrustedProjects {
 
     /** The user's list, in their configuration directory. */
     public static TrustedProjects forUser(Map<String, String> environment) {
-        return new TrustedProjects(ConfigLocations.userConfigDir(environment).resolve(ConfigLocations.TRUSTED_PROJECTS));
+        return in(ConfigLocations.userConfigDir(environment));
+    }
+
+    /** The list in the user's configuration directory {@code configDir}. */
+    public static TrustedProjects in(Path configDir) {
+        return new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
     }
 
     public Path file() { return file; }
@@ -66,7 +80,7 @@ public final class TrustedProjects {
     }
 
     /** Whether the user trusted exactly this {@code .agent/mcp.json} and the files its servers start from. */
-    public boolean approved(Path project, ProjectMcpFile mcp) {
+    public boolean approved(Path project, Reviewed mcp) {
         return entry(project).filter(Entry::trusted)
                 .map(e -> mcp.digest().equals(e.mcpJson()) && mcp.startFiles().equals(e.startFiles())).orElse(false);
     }
@@ -75,7 +89,7 @@ public final class TrustedProjects {
      * The start files (relative to the project) that are new, changed or gone since the user trusted this very
      * {@code .agent/mcp.json}; empty when the project or this file is not trusted, or nothing changed.
      */
-    public List<String> changedStartFiles(Path project, ProjectMcpFile mcp) {
+    public List<String> changedStartFiles(Path project, Reviewed mcp) {
         Entry e = entry(project).filter(Entry::trusted).filter(x -> mcp.digest().equals(x.mcpJson())).orElse(null);
         if (e == null) return List.of();
         java.util.Set<String> names = new java.util.TreeSet<>(e.startFiles().keySet());
@@ -84,12 +98,12 @@ public final class TrustedProjects {
     }
 
     /** Whether the user said "never" to exactly this {@code .agent/mcp.json}. */
-    public boolean declined(Path project, ProjectMcpFile mcp) {
+    public boolean declined(Path project, Reviewed mcp) {
         return entry(project).filter(e -> !e.trusted()).map(e -> mcp.digest().equals(e.mcpJson())).orElse(false);
     }
 
     /** Records the user's answer for the project and the {@code .agent/mcp.json} they saw (null: none). */
-    public synchronized void record(Path project, boolean trusted, ProjectMcpFile mcp) throws IOException {
+    public synchronized void record(Path project, boolean trusted, Reviewed mcp) throws IOException {
         ObjectNode root = readAll();
         ObjectNode projects = root.path("projects").isObject() ? (ObjectNode) root.get("projects") : root.putObject("projects");
         ObjectNode e = projects.putObject(key(project)).put("trusted", trusted);

@@ -1,5 +1,7 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.config.AgentConfig;
+import cn.agentao.agent.config.StoreSettings;
 import cn.agentao.agent.childenv.ChildEnvironment;
 import cn.agentao.agent.childenv.Credentials;
 import cn.agentao.agent.core.repository.SessionRepository;
@@ -28,22 +30,23 @@ class StoreOptionsTest {
         assertTrue(o.accept("--store", ADDRESS));
         assertTrue(o.accept("--store-password-env", "DB_PASS"));
         assertFalse(o.accept("--sessions-dir", "x"));
-        Map<String, String> env = o.environment(Map.of("AGENT_STORE", "postgres://old@elsewhere/db", "HOME", "/h"));
-        assertEquals(ADDRESS, env.get("AGENT_STORE"));
-        assertEquals("DB_PASS", env.get("AGENT_STORE_PASSWORD_ENV"));
-        assertEquals("/h", env.get("HOME"));
+        StoreSettings store = StoreSettings.from(Map.of("AGENT_STORE", "postgres://old@elsewhere/db", "HOME", "/h"), o.commandLine(null));
+        assertEquals(ADDRESS, store.address());
+        assertEquals("DB_PASS", store.passwordEnv());
+        assertEquals(Path.of("/h/.local/share/agent/sessions"), store.defaultDirectory());
         Map<String, String> untouched = Map.of("AGENT_STORE", "postgres://old@elsewhere/db");
-        assertSame(untouched, new StoreOptions().environment(untouched), "without the options the environment decides");
+        assertEquals("postgres://old@elsewhere/db", StoreSettings.from(untouched, new StoreOptions().commandLine(null)).address(),
+                "without the options the environment decides");
     }
 
     @Test
     void everyDoorReadsThem() {
         AcpLaunch.Options acp = AcpLaunch.parse(new String[]{"--acp", "--store", ADDRESS, "--store-password-env=DB_PASS"});
         assertNotNull(acp, "an editor's launch line with --store stays on the fast path");
-        assertEquals(ADDRESS, acp.store().environment(Map.of()).get("AGENT_STORE"));
-        assertEquals("DB_PASS", acp.store().environment(Map.of()).get("AGENT_STORE_PASSWORD_ENV"));
+        assertEquals(ADDRESS, acp.store().commandLine(null).store());
+        assertEquals("DB_PASS", acp.store().commandLine(null).storePasswordEnv());
         TerminalLaunch.Options p = TerminalLaunch.parse(new String[]{"-p", "hi", "--store=" + ADDRESS});
-        assertEquals(ADDRESS, p.store().environment(Map.of()).get("AGENT_STORE"));
+        assertEquals(ADDRESS, p.store().commandLine(null).store());
         assertNull(AcpLaunch.parse(new String[]{"--acp", "--store"}), "a missing value is Picocli's usage error");
 
         for (List<String> line : List.of(List.of("--store", ADDRESS), List.of("sessions", "list", "--store", ADDRESS),
@@ -64,16 +67,16 @@ class StoreOptionsTest {
                 "postgres://db.example/agent", "use postgres://USER@HOST:PORT/DB",
                 "postgres://agent@db.example/", "use postgres://USER@HOST:PORT/DB");
         cases.forEach((address, says) -> {
-            SessionRepository store = SessionRepositories.open(Map.of("AGENT_STORE", address), null);
+            SessionRepository store = SessionRepositories.open(StoreSettings.from(Map.of("AGENT_STORE", address), new AgentConfig.CommandLine(null, null, null)));
             SessionStoreException e = assertThrows(SessionStoreException.class, () -> store.list(null, null, 10), address);
             assertTrue(e.getMessage().contains(says), address + ": " + e.getMessage());
             assertFalse(e.getMessage().contains("hunter2"), "the password is never repeated: " + e.getMessage());
             assertFalse(e.getMessage().contains("\n"), "one line");
             assertThrows(SessionStoreException.class, () -> store.lease("x"));
         });
-        SessionRepository unset = SessionRepositories.open(Map.of("AGENT_STORE", ADDRESS, "AGENT_STORE_PASSWORD_ENV", "NO_SUCH_VAR_X"), null);
+        SessionRepository unset = SessionRepositories.open(StoreSettings.from(Map.of("AGENT_STORE", ADDRESS, "AGENT_STORE_PASSWORD_ENV", "NO_SUCH_VAR_X"), new AgentConfig.CommandLine(null, null, null)));
         assertTrue(assertThrows(SessionStoreException.class, () -> unset.exists("x")).getMessage().contains("NO_SUCH_VAR_X"));
-        assertInstanceOf(SessionStore.class, SessionRepositories.open(Map.of("AGENT_STORE", ADDRESS), dir),
+        assertInstanceOf(SessionStore.class, SessionRepositories.open(StoreSettings.from(Map.of("AGENT_STORE", ADDRESS), new AgentConfig.CommandLine(dir, null, null))),
                 "an explicit --sessions-dir keeps the file store");
     }
 
@@ -83,7 +86,7 @@ class StoreOptionsTest {
         Map<String, String> env = Map.of(name, "s3cret-db-value", "COPY", "s3cret-db-value", "HOME", "/h");
         assertEquals("s3cret-db-value", ChildEnvironment.of(env, Credentials.of(env), List.of()).variables().get(name),
                 "an ordinary name is inherited ...");
-        SessionRepositories.open(Map.of("AGENT_STORE", ADDRESS, "AGENT_STORE_PASSWORD_ENV", name, name, "s3cret-db-value"), null);
+        SessionRepositories.open(StoreSettings.from(Map.of("AGENT_STORE", ADDRESS, "AGENT_STORE_PASSWORD_ENV", name, name, "s3cret-db-value"), new AgentConfig.CommandLine(null, null, null)));
         Map<String, String> child = ChildEnvironment.of(env, Credentials.of(env), List.of()).variables();
         assertFalse(child.containsKey(name), "... until the store reads its password from it");
         assertFalse(child.containsValue("s3cret-db-value"), "nor under another name");

@@ -37,7 +37,7 @@ final class CoreFixture implements AutoCloseable {
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
         env.put("AGENT_SANDBOX", "none");
         Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
+        Engine engine = new Engine(cn.agentao.agent.config.AgentConfig.load(env), ToolCalls.create(cn.agentao.agent.config.AgentConfig.load(env)));
         SessionService sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
         return new CoreFixture(model, sessions, Files.createDirectories(dir.resolve("ws")), configDir);
     }

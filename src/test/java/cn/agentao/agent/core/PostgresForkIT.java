@@ -105,7 +105,7 @@ class PostgresForkIT {
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
         env.put("AGENT_SANDBOX", "none");
         Path configDir = dir.resolve("config/agent");
-        SessionService sessions = new SessionService(new Engine(env, configDir, ToolCalls.create(env, configDir)), repo);
+        SessionService sessions = new SessionService(new Engine(cn.agentao.agent.config.AgentConfig.load(env), ToolCalls.create(cn.agentao.agent.config.AgentConfig.load(env))), repo);
         Path ws = Files.createDirectories(dir.resolve("ws"));
         try {
             Session parent = sessions.create(SessionService.Spec.of(ws), id -> new FakeHost());

@@ -62,7 +62,7 @@ class SharedSessionIT {
         env.put("XDG_CONFIG_HOME", dir.resolve("config-" + name).toString());
         env.put("AGENT_SANDBOX", "none");
         Path configDir = ConfigLocations.userConfigDir(env);
-        return new SessionService(new Engine(env, configDir, ToolCalls.create(env, configDir)), store);
+        return new SessionService(new Engine(cn.agentao.agent.config.AgentConfig.load(env), ToolCalls.create(cn.agentao.agent.config.AgentConfig.load(env))), store);
     }
 
     @AfterEach

@@ -46,7 +46,7 @@ class SkillsTest {
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
         env.put("AGENT_SANDBOX", "none");
         configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
+        Engine engine = new Engine(cn.agentao.agent.config.AgentConfig.load(env), ToolCalls.create(cn.agentao.agent.config.AgentConfig.load(env)));
         sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
         sessions.addConnector(new SkillTools());
         ws = Files.createDirectories(dir.resolve("ws"));

@@ -35,7 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * agent, configured in the user's config.json; the scripted model calls {@code a2a__remote} through a real ACP
  * session. Checks what a user sees (the streamed answer in the tool call, the question passed back, the follow-up
  * in the same remote context, the remote task cancelled with the turn, an unreachable agent in plain words) and
- * that every request our client sent matched the A2A 0.3 JSON schema.
+ * that every request our client sent matched the A2A 0.3 JSON schema. Then the same against the SDK as a native A2A
+ * 1.0 agent (no 0.3 layer), whose card offers JSON-RPC and HTTP+JSON, or HTTP+JSON only: our client speaks 1.0 on
+ * the binding it prefers, with {@code A2A-Version: 1.0} on every request.
  */
 class A2aRemoteAgentIT {
     static final String TOKEN = "remote-a2a-token-81c";
@@ -49,10 +51,14 @@ class A2aRemoteAgentIT {
     final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeEach
-    void start() throws Exception {
+    void startModel() throws Exception {
         Interop.ensureInstalled();
         model = FakeModelServer.start();
-        ProcessBuilder pb = new ProcessBuilder(Interop.node("a2a/remote-agent.mjs", "--token", TOKEN)).directory(Interop.dir().toFile());
+    }
+
+    /** Starts the remote agent ({@code --wire 0.3|jsonrpc|rest}) and our agent configured to use it. */
+    void start(String wire) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(Interop.node("a2a/remote-agent.mjs", "--token", TOKEN, "--wire", wire)).directory(Interop.dir().toFile());
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         remote = pb.start();
         String line = new BufferedReader(new InputStreamReader(remote.getInputStream(), StandardCharsets.UTF_8)).readLine();
@@ -84,6 +90,10 @@ class A2aRemoteAgentIT {
 
     @AfterEach
     void stop() throws Exception {
+        if (agent == null) {
+            model.close();
+            return;
+        }
         try {
             assertEquals(List.of(), agent.violations(), "stdout must hold only JSON-RPC");
             assertFalse(agent.stderr().contains(TOKEN), "the remote agent's token is never logged");
@@ -131,6 +141,42 @@ class A2aRemoteAgentIT {
 
     @Test
     void askQuestionFollowUpCancelAndUnreachable() throws Exception {
+        start("0.3");
+        JsonNode rep = converse();
+        assertEquals(List.of(), Json.mapper().convertValue(rep.path("violations"), List.class), "requests matching the A2A 0.3 schema");
+    }
+
+    @Test
+    void aNative10AgentIsSpokenToOverJsonRpc10() throws Exception {
+        start("jsonrpc");
+        List<String> methods = requestsAllOf10(converse());
+        assertTrue(methods.contains("SendStreamingMessage") && methods.contains("CancelTask"), "the 1.0 JSON-RPC methods: " + methods);
+        assertTrue(methods.stream().noneMatch(m -> m.contains("/")), "no 0.3 method, no REST route when JSON-RPC 1.0 is offered: " + methods);
+    }
+
+    @Test
+    void aNative10AgentOfferingOnlyHttpJsonIsSpokenToOverRest() throws Exception {
+        start("rest");
+        List<String> what = requestsAllOf10(converse());
+        assertTrue(what.contains("POST /rest/message:stream"), "the HTTP+JSON streaming route: " + what);
+        assertTrue(what.stream().anyMatch(w -> w.matches("POST /rest/tasks/[^/]+:cancel")), "the HTTP+JSON cancel route: " + what);
+    }
+
+    /** What the remote received (JSON-RPC methods or REST routes), each request having said {@code A2A-Version: 1.0}. */
+    private static List<String> requestsAllOf10(JsonNode rep) {
+        List<String> what = new java.util.ArrayList<>();
+        for (JsonNode v : rep.path("versions")) {
+            assertEquals("1.0", v.path("version").asText(), "A2A-Version on every request: " + rep);
+            what.add(v.path("what").asText());
+        }
+        return what;
+    }
+
+    /**
+     * Echo (two calls, one remote context), a question and its answer, an unreachable agent, and a remote task
+     * cancelled with the turn; the remote's report afterwards.
+     */
+    private JsonNode converse() throws Exception {
         model.when(FakeModelServer.lastUserMessageContains("ECHO-TEST")).reply(
                 Script.reply().toolCall("e1", "a2a__remote", toolCall("remote", "hello remote")),
                 Script.reply().toolCall("e2", "a2a__remote", toolCall("remote", "and again")),
@@ -179,13 +225,12 @@ class A2aRemoteAgentIT {
             rep = report();
         }
         assertEquals(1, rep.path("canceled").size(), "the remote task was cancelled with the turn: " + rep);
-
-        assertEquals(List.of(), Json.mapper().convertValue(rep.path("violations"), List.class), "requests matching the A2A 0.3 schema");
         assertEquals(0, rep.path("authFailures").asInt(), "every request carried the token");
         // the follow-up, the question's answer and later calls reused the remote context of the session
         JsonNode contexts = rep.path("contexts");
         assertTrue(contexts.get(0).isNull(), "the first call starts a remote context");
         for (int i = 1; i < 5; i++) assertFalse(contexts.get(i).isNull(), "call " + i + " continues the remote context: " + rep);
         assertTrue(rep.path("taskIds").get(3).isTextual(), "the answer went to the task that asked: " + rep);
+        return rep;
     }
 }

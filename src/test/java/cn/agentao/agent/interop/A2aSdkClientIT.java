@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,7 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (interop/a2a/sdk-client.mjs): card, 401, send, stream, get, resubscribe, cancel, push configs, errors, and the
  * permission question round trip; every response and event validated against the A2A 0.3 JSON schema. Then the
  * side effects: the refused write did not happen, the allowed one did, the context is a stored session, and
- * SIGTERM stops the server cleanly.
+ * SIGTERM stops the server cleanly. Then the same SDK in its native 1.0 mode (interop/a2a/sdk-v1-client.mjs), once
+ * over each 1.0 binding the card names, JSON-RPC and HTTP+JSON (REST): send, stream, get, list (filters, paging),
+ * subscribe, cancel, the errors the SDK names, push configs, the extended card, the permission question; then plain
+ * HTTP for the binding's error shapes and the door's checks (415, 401, the version rule).
  */
 class A2aSdkClientIT {
     static final String TOKEN = "a2a-test-token-5bd1";
@@ -98,6 +102,45 @@ class A2aSdkClientIT {
     }
 
     @Test
+    void theSdkOverHttpJsonWithAToken() throws Exception {
+        drive("HTTP+JSON", true);
+    }
+
+    @Test
+    void theSdkOverHttpJsonWithoutAToken() throws Exception {
+        drive("HTTP+JSON", false);
+    }
+
+    @Test
+    void theSdkOverJsonRpcWithAToken() throws Exception {
+        drive("JSONRPC", true);
+    }
+
+    private void drive(String binding, boolean withToken) throws Exception {
+        Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
+        env.put("A2A_TOKEN", TOKEN);
+        String[] serverArgs = withToken ? new String[] {"--cwd", ws.toString(), "--token-env", "A2A_TOKEN"} : new String[] {"--cwd", ws.toString()};
+        try (A2aServerProcess server = A2aServerProcess.start(env, ws, serverArgs)) {
+            // a 0.3 client starts a task that asks; the 1.0 SDK reads it and answers it
+            String token = withToken ? TOKEN : null;
+            JsonNode asked = send(server.url() + "/", "WRITE-OUTSIDE-YES", null, token).path("result");
+            assertEquals("input-required", asked.path("status").path("state").asText(), asked.toString());
+            List<String> command = new java.util.ArrayList<>(Interop.node("a2a/sdk-v1-client.mjs", "--url", server.url(), "--binding", binding,
+                    "--task03", asked.path("id").asText()));
+            if (withToken) command.addAll(List.of("--token", TOKEN));
+            Interop.Result r = Interop.run(command, Map.of(), ws, Duration.ofSeconds(120));
+            JsonNode summary = Json.mapper().readTree(r.stdout().isBlank() ? "{}" : r.stdout());
+            String context = "driver output:\n" + r.stdout() + "\n" + Interop.tail(r.stderr()) + "\nserver:\n" + Interop.tail(server.stderr());
+            assertTrue(summary.path("failures").isArray() && summary.path("failures").isEmpty(), context);
+            assertEquals(0, r.exitCode(), context);
+            assertTrue(summary.path("checks").asInt() > 30, context);
+            assertFalse(Files.exists(outside.resolve("no.txt")), "answered no: nothing written");
+            assertEquals("written by the agent", Files.readString(outside.resolve("yes.txt")), "the 1.0 answer yes to the 0.3 task: written");
+            assertFalse(server.stderr().contains(TOKEN), "the token is not logged");
+        }
+    }
+
+    @Test
     void anIdleContextIsClosedThenReopenedWithItsHistory() throws Exception {
         Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
         try (A2aServerProcess server = A2aServerProcess.start(env, ws, "--cwd", ws.toString(), "--idle-close", "1")) {
@@ -118,13 +161,19 @@ class A2aSdkClientIT {
     }
 
     private static JsonNode send(String url, String text, String contextId) throws Exception {
+        return send(url, text, contextId, null);
+    }
+
+    /** A 0.3 {@code message/send} (blocking), with the bearer token when given. */
+    private static JsonNode send(String url, String text, String contextId, String token) throws Exception {
         ObjectNode message = Json.object().put("kind", "message").put("messageId", java.util.UUID.randomUUID().toString()).put("role", "user");
         message.putArray("parts").addObject().put("kind", "text").put("text", text);
         if (contextId != null) message.put("contextId", contextId);
         ObjectNode rq = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "message/send");
         rq.putObject("params").set("message", message);
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(rq.toString())).build(),
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json");
+        if (token != null) b.header("Authorization", "Bearer " + token);
+        HttpResponse<String> r = HttpClient.newHttpClient().send(b.POST(HttpRequest.BodyPublishers.ofString(rq.toString())).build(),
                 HttpResponse.BodyHandlers.ofString());
         return Json.mapper().readTree(r.body());
     }

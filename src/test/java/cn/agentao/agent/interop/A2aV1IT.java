@@ -102,13 +102,13 @@ class A2aV1IT {
         JsonNode c = card.json();
         assertEquals("0.3.0", c.path("protocolVersion").asText(), "0.3 clients still read the card");
         assertEquals("JSONRPC", c.path("preferredTransport").asText());
-        Set<String> versions = new HashSet<>();
+        Set<String> interfaces = new HashSet<>();
         for (JsonNode i : c.path("supportedInterfaces")) {
-            assertEquals("JSONRPC", i.path("protocolBinding").asText(), c.toString());
             assertEquals(c.path("url").asText(), i.path("url").asText());
-            versions.add(i.path("protocolVersion").asText());
+            interfaces.add(i.path("protocolBinding").asText() + " " + i.path("protocolVersion").asText());
         }
-        assertEquals(Set.of("1.0", "0.3"), versions, c.toString());
+        assertEquals(Set.of("JSONRPC 1.0", "HTTP+JSON 1.0", "JSONRPC 0.3"), interfaces, c.toString());
+        assertFalse(c.path("capabilities").path("extendedAgentCard").asBoolean(true), "no extended card without a token: " + c);
     }
 
     // ---------------------------------------------------------------- negotiation
@@ -303,7 +303,106 @@ class A2aV1IT {
         assertNotEquals(old.path("contextId").asText(), fresh.path("contextId").asText());
     }
 
+    @Test
+    void aTaskOf03IsReadAnsweredAndListedOverHttpJsonBehindTheSameDoor() throws Exception {
+        JsonNode old = call(null, "message/send", sendV03("ASK-ONE", null)).json().path("result");
+        assertEquals("input-required", old.path("status").path("state").asText(), old.toString());
+        String id = old.path("id").asText();
+        Response seen = rest("GET", "/tasks/" + id + "?historyLength=1", null);
+        assertEquals(200, seen.status(), seen.toString());
+        assertEquals("TASK_STATE_INPUT_REQUIRED", seen.json().path("status").path("state").asText(), seen.toString());
+        assertEquals(1, seen.json().path("history").size(), seen.toString());
+        ObjectNode answer = sendV1("no", null, false);
+        ((ObjectNode) answer.get("message")).put("taskId", id);
+        Response answered = rest("POST", "/message:send", answer.toString());
+        assertEquals("TASK_STATE_COMPLETED", answered.json().path("task").path("status").path("state").asText(), answered.toString());
+        assertFalse(Files.exists(outside.resolve("ASK-ONE.txt")), "the REST answer \"no\" was the answer");
+        assertEquals("completed", call(null, "tasks/get", Json.object().put("id", id)).json().path("result").path("status").path("state").asText());
+        Response listed = rest("GET", "/tasks?status=TASK_STATE_COMPLETED&pageSize=10", null);
+        assertEquals(Set.of(id), ids(listed.json()), listed.toString());
+
+        // the door's checks hold on every route: a web page, a rebound name, a form post
+        int modelCalls = model.requests().size();
+        Map<String, String> page = new LinkedHashMap<>(Map.of("Host", "127.0.0.1:" + port, "A2A-Version", "1.0", "Origin", "http://evil.example"));
+        assertEquals(403, A2aDoorSecurityIT.request(port, "GET", "/tasks/" + id, page, null).status());
+        Map<String, String> rebound = new LinkedHashMap<>(Map.of("Host", "evil.example:" + port, "A2A-Version", "1.0"));
+        assertEquals(421, A2aDoorSecurityIT.request(port, "GET", "/tasks", rebound, null).status());
+        Map<String, String> form = new LinkedHashMap<>(Map.of("Host", "127.0.0.1:" + port, "A2A-Version", "1.0",
+                "Content-Type", "application/x-www-form-urlencoded"));
+        assertEquals(415, A2aDoorSecurityIT.request(port, "POST", "/message:send", form, sendV1("HELLO", null, false).toString()).status());
+        assertEquals(modelCalls, model.requests().size(), "no refused request reached the model");
+    }
+
+    @Test
+    void webhooksGetTheirOwnVersionsPayload() throws Exception {
+        server.close();
+        List<String[]> posts = new java.util.concurrent.CopyOnWriteArrayList<>(); // content type, authorization, body
+        com.sun.net.httpserver.HttpServer hook = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        hook.createContext("/", ex -> {
+            posts.add(new String[] {ex.getRequestURI().getPath(), ex.getRequestHeaders().getFirst("Content-Type"),
+                    ex.getRequestHeaders().getFirst("Authorization"), new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)});
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        hook.start();
+        try {
+            // webhooks on loopback only because this server may reach private addresses (as web_fetch then may)
+            Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
+            env.put("AGENT_ALLOW_PRIVATE_NETWORK", "1");
+            server = A2aServerProcess.start(env, ws, "--cwd", ws.toString());
+            port = URI.create(server.url()).getPort();
+            String hookUrl = "http://127.0.0.1:" + hook.getAddress().getPort();
+            Response started = rest("POST", "/message:send", sendV1("ASK-TWO", null, false).toString());
+            String id = started.json().path("task").path("id").asText();
+            assertEquals("TASK_STATE_INPUT_REQUIRED", started.json().path("task").path("status").path("state").asText(), started.toString());
+
+            ObjectNode v1Hook = Json.object().put("id", "v1").put("url", hookUrl + "/v1").put("token", "t1");
+            v1Hook.putObject("authentication").put("scheme", "Bearer").put("credentials", "c1");
+            Response created = rest("POST", "/tasks/" + id + "/pushNotificationConfigs", v1Hook.toString());
+            assertEquals(201, created.status(), created.toString());
+            assertEquals("Bearer", created.json().path("authentication").path("scheme").asText(), created.toString());
+            ObjectNode v03Hook = Json.object().put("taskId", id);
+            v03Hook.putObject("pushNotificationConfig").put("id", "v03").put("url", hookUrl + "/v03");
+            assertEquals("v03", call(null, "tasks/pushNotificationConfig/set", v03Hook).json().path("result").path("pushNotificationConfig").path("id").asText());
+            Response both = rest("GET", "/tasks/" + id + "/pushNotificationConfigs", null);
+            assertEquals(2, both.json().path("configs").size(), both.toString());
+
+            assertEquals("TASK_STATE_CANCELED", rest("POST", "/tasks/" + id + ":cancel", null).json().path("status").path("state").asText());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (posts.size() < 2 && System.nanoTime() < deadline) Thread.sleep(50);
+            Map<String, String[]> byPath = new java.util.HashMap<>();
+            for (String[] p : posts) byPath.put(p[0], p);
+            String[] v1 = byPath.get("/v1");
+            String[] v03 = byPath.get("/v03");
+            assertTrue(v1 != null && v03 != null, "both webhooks were called: " + posts.size());
+            JsonNode v1Body = Json.mapper().readTree(v1[3]);
+            assertEquals("TASK_STATE_CANCELED", v1Body.path("task").path("status").path("state").asText(), "a 1.0 StreamResponse: " + v1[3]);
+            assertTrue(v1[1].startsWith("application/a2a+json"), v1[1]);
+            assertEquals("Bearer c1", v1[2]);
+            JsonNode v03Body = Json.mapper().readTree(v03[3]);
+            assertEquals("canceled", v03Body.path("status").path("state").asText(), "0.3's task: " + v03[3]);
+            assertEquals("task", v03Body.path("kind").asText());
+
+            Response deleted = rest("DELETE", "/tasks/" + id + "/pushNotificationConfigs/v1", null);
+            assertEquals(204, deleted.status(), deleted.toString());
+            Response gone = rest("GET", "/tasks/" + id + "/pushNotificationConfigs/v1", null);
+            assertEquals(400, gone.status(), gone.toString());
+        } finally {
+            hook.stop(0);
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
+
+    /** An HTTP+JSON request with {@code A2A-Version: 1.0}; a body is sent as {@code application/a2a+json}. */
+    private Response rest(String method, String path, String body) throws Exception {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Host", "127.0.0.1:" + port);
+        headers.put("A2A-Version", "1.0");
+        if (method.equals("POST")) headers.put("Content-Type", "application/a2a+json");
+        return A2aDoorSecurityIT.request(port, method, path, headers, method.equals("POST") && body == null ? "" : body);
+    }
 
     private JsonNode awaitState(String id, String state) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

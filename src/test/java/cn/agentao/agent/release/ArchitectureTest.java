@@ -61,6 +61,48 @@ class ArchitectureTest {
     }
 
     @Test
+    void configurationIsReadOnceByItsOwnPackage() throws java.io.IOException {
+        // config is a leaf every part may use: it knows nothing of the agent but util
+        noClasses().that().resideInAPackage("cn.agentao.agent.config..")
+                .should().dependOnClassesThat(resideInAPackage("cn.agentao.agent..")
+                        .and(not(resideInAnyPackage("cn.agentao.agent.config..", "cn.agentao.agent.util.."))))
+                .check(classes);
+        // the parts with an entry in config.json read the one parsed tree (config.ConfigJson), never the file
+        for (String method : new String[] {"readString", "readAllBytes", "newInputStream", "newBufferedReader"}) {
+            noClasses().that().haveNameMatching("cn\\.agentao\\.agent\\..*\\.(UserConfigFile|SmcpConfig|A2aAgentConfig|WebSearchConfig"
+                            + "|AgoraToolSource|Sandboxes|SmcpToolSource|RemoteAgents|ToolCalls|CoreFactory|Engine)(\\$.*)?")
+                    .should().callMethodWhere(com.tngtech.archunit.core.domain.JavaCall.Predicates.target(
+                            com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner(
+                                    com.tngtech.archunit.core.domain.properties.HasName.Predicates.name("java.nio.file.Files")))
+                            .and(com.tngtech.archunit.core.domain.JavaCall.Predicates.target(
+                                    com.tngtech.archunit.core.domain.properties.HasName.Predicates.name(method))))
+                    .check(classes);
+        }
+        // and no one else names the file: its name is config.ConfigJson.USER_FILE
+        try (var files = java.nio.file.Files.walk(java.nio.file.Path.of("src/main/java/cn/agentao/agent"))) {
+            java.util.List<String> naming = files.filter(f -> f.toString().endsWith(".java") && !f.toString().contains("/config/"))
+                    .filter(f -> {
+                        try {
+                            return java.nio.file.Files.readString(f).contains("\"config.json\"");
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }).map(Object::toString).toList();
+            org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), naming);
+        }
+    }
+
+    @Test
+    void theCoresStorageKnowsNoDoorsDataAndTrustKnowsNoConnector() {
+        // A2A's tasks are the A2A door's (door.a2a.TaskRepository), not the session repository's
+        noClasses().that().resideInAPackage("cn.agentao.agent.core.repository..").should().haveSimpleNameContaining("Task")
+                .check(classes);
+        noClasses().that().resideInAnyPackage("cn.agentao.agent.trust..", "cn.agentao.agent.model..", "cn.agentao.agent.store..")
+                .should().dependOnClassesThat().resideInAnyPackage("cn.agentao.agent.connect..", "cn.agentao.agent.tools..")
+                .check(classes);
+    }
+
+    @Test
     void nothingButTheCommandLineStartsAFrontDoor() {
         noClasses().that().resideOutsideOfPackages("cn.agentao.agent.cli..", "cn.agentao.agent.door..")
                 .should().dependOnClassesThat().resideInAPackage("cn.agentao.agent.door..")

@@ -188,12 +188,12 @@ class SessionStoreTest {
     @Test
     void defaultDirectoryFollowsOverrideThenXdgThenHome() {
         assertEquals(Path.of("/srv/sessions"),
-                SessionStore.defaultDirectory(Map.of("AGENT_SESSIONS_DIR", "/srv/sessions", "XDG_DATA_HOME", "/xdg")));
+                cn.agentao.agent.config.StoreSettings.defaultDirectory(Map.of("AGENT_SESSIONS_DIR", "/srv/sessions", "XDG_DATA_HOME", "/xdg")));
         assertEquals(Path.of("/xdg/agent/sessions"),
-                SessionStore.defaultDirectory(Map.of("XDG_DATA_HOME", "/xdg", "HOME", "/home/ada")));
+                cn.agentao.agent.config.StoreSettings.defaultDirectory(Map.of("XDG_DATA_HOME", "/xdg", "HOME", "/home/ada")));
         assertEquals(Path.of("/home/ada/.local/share/agent/sessions"),
-                SessionStore.defaultDirectory(Map.of("XDG_DATA_HOME", "relative/ignored", "HOME", "/home/ada")));
+                cn.agentao.agent.config.StoreSettings.defaultDirectory(Map.of("XDG_DATA_HOME", "relative/ignored", "HOME", "/home/ada")));
         assertEquals(Path.of(System.getProperty("user.home"), ".local/share/agent/sessions"),
-                SessionStore.defaultDirectory(Map.of()));
+                cn.agentao.agent.config.StoreSettings.defaultDirectory(Map.of()));
     }
 }

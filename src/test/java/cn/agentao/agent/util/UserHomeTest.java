@@ -16,7 +16,7 @@ class UserHomeTest {
         assertEquals(Path.of("/tmp/elsewhere"), UserHome.from(Map.of("HOME", "/tmp/elsewhere")));
         assertEquals(Path.of("/tmp/elsewhere/.config/agent"), ConfigLocations.userConfigDir(Map.of("HOME", "/tmp/elsewhere")));
         assertEquals(Path.of("/tmp/elsewhere/.local/share/agent/sessions"),
-                SessionStore.defaultDirectory(Map.of("HOME", "/tmp/elsewhere")));
+                cn.agentao.agent.config.StoreSettings.defaultDirectory(Map.of("HOME", "/tmp/elsewhere")));
     }
 
     @Test

@@ -1,11 +1,9 @@
 package cn.agentao.agent.connect.a2a;
 
-import cn.agentao.agent.util.Json;
+import cn.agentao.agent.config.ConfigJson;
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,15 +22,14 @@ public record A2aAgentConfig(String name, URI url, String tokenEnv, List<URI> al
 
     /** The configured agents (problems, such as a bad URL, are reported and the entry skipped). */
     public static List<A2aAgentConfig> read(Path configFile, List<String> problems) {
-        if (configFile == null || !Files.isRegularFile(configFile)) return List.of();
-        JsonNode root;
-        try {
-            root = Json.mapper().readTree(Files.readString(configFile));
-        } catch (IOException | RuntimeException e) {
-            return List.of(); // the model configuration reader reports an unreadable file
-        }
-        JsonNode agents = root == null ? null : root.path("a2aAgents");
-        if (agents == null || agents.isMissingNode()) return List.of();
+        return read(ConfigJson.read(configFile), problems);
+    }
+
+    /** The agents of a {@code config.json} already read (an unreadable file is reported by the model configuration). */
+    public static List<A2aAgentConfig> read(ConfigJson config, List<String> problems) {
+        String configFile = config.name();
+        JsonNode agents = config.section("a2aAgents");
+        if (agents.isMissingNode()) return List.of();
         if (!agents.isObject()) {
             problems.add(configFile + ": \"a2aAgents\" must be an object of NAME: {url, tokenEnv?}");
             return List.of();

@@ -16,7 +16,6 @@ import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -121,7 +120,7 @@ public final class RemoteAgentTool implements Tool {
     }
 
     private ToolResult call(String text, ToolContext ctx, ToolProgress progress) {
-        URI endpoint;
+        A2aClient.Endpoint endpoint;
         try {
             endpoint = client.endpoint(card());
         } catch (A2aClientException e) {

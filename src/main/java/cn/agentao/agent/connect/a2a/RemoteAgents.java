@@ -1,5 +1,6 @@
 package cn.agentao.agent.connect.a2a;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.tool.ToolSchemas;
 import cn.agentao.agent.core.tool.Connector;
@@ -10,10 +11,8 @@ import dev.langchain4j.agent.tool.ToolSpecification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /** The remote A2A agents of the user's config.json as a tool source: one {@code a2a__NAME} tool each. */
@@ -25,18 +24,18 @@ public final class RemoteAgents implements ToolSource {
     public RemoteAgents(List<RemoteAgentTool> tools) { this.tools = List.copyOf(tools); }
 
     /** From {@code configDir/config.json}'s {@code a2aAgents} (the user's own file only: a project cannot add one). */
-    public static RemoteAgents fromUserConfig(Map<String, String> env, Path configDir) {
+    public static RemoteAgents fromUserConfig(AgentConfig config) {
         List<String> problems = new ArrayList<>();
-        NetworkGuard guard = NetworkGuard.fromEnvironment(env);
-        List<RemoteAgentTool> tools = A2aAgentConfig.read(configDir.resolve("config.json"), problems).stream()
-                .map(c -> new RemoteAgentTool(c, env, guard)).toList();
+        NetworkGuard guard = NetworkGuard.of(config.network());
+        List<RemoteAgentTool> tools = A2aAgentConfig.read(config.userJson(), problems).stream()
+                .map(c -> new RemoteAgentTool(c, config.environment(), guard)).toList(); // the tokens' variables
         problems.forEach(p -> log.warn("configuration: {}", p));
         return new RemoteAgents(tools);
     }
 
     /** Adds the user's remote agents to every session of {@code sessions} (nothing when none is configured). */
-    public static void register(SessionService sessions, Map<String, String> env, Path configDir) {
-        RemoteAgents agents = fromUserConfig(env, configDir);
+    public static void register(SessionService sessions, AgentConfig config) {
+        RemoteAgents agents = fromUserConfig(config);
         if (!agents.isEmpty()) sessions.addConnector(Connector.shared(agents));
     }
 

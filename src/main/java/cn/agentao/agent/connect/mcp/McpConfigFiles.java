@@ -1,5 +1,6 @@
 package cn.agentao.agent.connect.mcp;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.util.Json;
@@ -38,7 +39,7 @@ public final class McpConfigFiles {
     }
 
     public static Path projectFile(Path cwd) {
-        return cwd.resolve(".agent").resolve(FILE_NAME);
+        return AgentConfig.projectDir(cwd).resolve(FILE_NAME);
     }
 
     /**

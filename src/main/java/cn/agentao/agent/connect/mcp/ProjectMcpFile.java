@@ -29,7 +29,8 @@ import java.util.Optional;
  * directory is taken for data (a filesystem server's root). A word with {@code ${…}} is not followed, nor is what
  * those files load in turn.
  */
-public record ProjectMcpFile(Path file, String text, String digest, Map<String, String> startFiles) {
+public record ProjectMcpFile(Path file, String text, String digest, Map<String, String> startFiles)
+        implements cn.agentao.agent.trust.TrustedProjects.Reviewed {
     static final int MAX_TREE_FILES = 2000;
     private static final java.util.Set<String> TREE_SKIPPED = java.util.Set.of("node_modules", ".git", "__pycache__");
 

@@ -1,11 +1,9 @@
 package cn.agentao.agent.connect.smcp;
 
-import cn.agentao.agent.util.Json;
+import cn.agentao.agent.config.ConfigJson;
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -36,14 +34,13 @@ public record SmcpConfig(URI url, String office, String name, String token, Stri
 
     /** The office of the user's config.json, if it names one; a problem (a plain sentence) when it is malformed. */
     public static Result read(Path configJson, Map<String, String> env) {
-        if (configJson == null || !Files.isRegularFile(configJson)) return new Result(Optional.empty(), List.of());
-        JsonNode root;
-        try {
-            root = Json.mapper().readTree(Files.readString(configJson));
-        } catch (IOException | RuntimeException e) {
-            return new Result(Optional.empty(), List.of()); // the model configuration reports an unreadable file
-        }
-        return parse(root == null ? null : root.get("smcp"), configJson.toString(), env);
+        return read(ConfigJson.read(configJson), env);
+    }
+
+    /** The office of a {@code config.json} already read; an unreadable file is reported by the model configuration. */
+    public static Result read(ConfigJson configJson, Map<String, String> env) {
+        JsonNode node = configJson.section("smcp");
+        return parse(node.isMissingNode() ? null : node, configJson.name(), env);
     }
 
 

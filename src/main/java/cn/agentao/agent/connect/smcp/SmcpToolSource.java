@@ -1,14 +1,13 @@
 package cn.agentao.agent.connect.smcp;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.core.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.List;
@@ -35,8 +34,8 @@ public final class SmcpToolSource implements ToolSource {
      * {@code sessions}; its notices go to every live session. A malformed {@code smcp} section is told to the
      * sessions instead (no office is joined).
      */
-    public static void register(SessionService sessions, Map<String, String> env, Path configDir) {
-        SmcpConfig.Result config = SmcpConfig.read(configDir.resolve("config.json"), env);
+    public static void register(SessionService sessions, AgentConfig settings) {
+        SmcpConfig.Result config = SmcpConfig.read(settings.userJson(), settings.environment()); // the token's variable
         Consumer<String> tellAll = text -> sessions.live().forEach(s -> s.notice(text));
         if (!config.problems().isEmpty()) {
             sessions.addConnector(Connector.shared(new ProblemsOnly(config.problems(), tellAll)));

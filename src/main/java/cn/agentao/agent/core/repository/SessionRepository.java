@@ -115,8 +115,11 @@ public interface SessionRepository {
      */
     default boolean shared() { return false; }
 
-    /** Where the doors of a {@link #shared} repository keep the tasks every instance serves; empty when there is none. */
-    default Optional<TaskRepository> tasks() { return Optional.empty(); }
+    /**
+     * Where a session's checkpoints are kept ({@link CheckpointStore}: what {@code /undo} restores), outside every
+     * workspace; deleting or pruning the session removes them. Empty when this repository keeps none.
+     */
+    default Optional<Path> checkpointDirectory(String sessionId) { return Optional.empty(); }
 
     /** Where the sessions are, for messages to the user (a directory, a database name). */
     String location();

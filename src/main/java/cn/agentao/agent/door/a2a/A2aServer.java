@@ -5,6 +5,7 @@ import cn.agentao.agent.door.HttpDoorGuard;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.core.tool.Tool;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -20,10 +21,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The A2A front door: an HTTP server (the JDK's, one virtual thread per exchange) serving the agent card and
- * the JSON-RPC endpoint. Every request first passes {@link HttpDoorGuard} (Host, Origin, JSON bodies). Without a
- * token it binds only to loopback and is the local user's; with one, every request but the card needs
- * {@code Authorization: Bearer <token>}. A task's questions are answered only with the credential that started it.
+ * The A2A front door: an HTTP server (the JDK's, one virtual thread per exchange) serving the agent card, the
+ * JSON-RPC endpoint at {@code /} (0.3, and 1.0 with {@code A2A-Version: 1.0}) and 1.0's HTTP+JSON routes beside it.
+ * Every request first passes {@link HttpDoorGuard} (Host, Origin, JSON bodies). Without a token it binds only to
+ * loopback and is the local user's; with one, every request but the card needs {@code Authorization: Bearer <token>}.
+ * A task's questions are answered only with the credential that started it.
  */
 public final class A2aServer implements AutoCloseable {
     public static final String CARD_PATH = "/.well-known/agent-card.json";
@@ -85,15 +87,19 @@ public final class A2aServer implements AutoCloseable {
         String host = http.getAddress().getAddress().getHostAddress();
         if (host.contains(":")) host = "[" + host + "]";
         String baseUrl = "http://" + host + ":" + http.getAddress().getPort();
-        byte[] card = AgentCard.build(baseUrl + "/", o.version(), o.token() != null, tools, o.cwd(), configDir)
-                .toString().getBytes(StandardCharsets.UTF_8);
+        ObjectNode cardJson = AgentCard.build(baseUrl + "/", o.version(), o.token() != null, tools,
+                o.cwd(), configDir);
+        byte[] card = cardJson.toString().getBytes(StandardCharsets.UTF_8);
         A2aContexts contexts = new A2aContexts(sessions, o.cwd(), o.mode());
-        TaskStore tasks = sessions.sharedTasks().<TaskStore>map(r -> new SharedTaskStore(r, sessions)).orElseGet(MemoryTaskStore::new);
+        TaskStore tasks = TaskRepository.shared(sessions).<TaskStore>map(r -> new SharedTaskStore(r, sessions)).orElseGet(MemoryTaskStore::new);
         A2aService service = new A2aService(sessions, contexts, tasks, new PushNotifier(networkGuard), o.cwd());
         A2aServer server = new A2aServer(http, service, o.token() == null ? null : o.token().getBytes(StandardCharsets.UTF_8), baseUrl, card);
         http.setExecutor(server.executor);
-        JsonRpcHandler rpc = new JsonRpcHandler(service);
-        http.createContext("/", exchange -> server.handle(exchange, rpc)).getFilters().add(guard);
+        // the extended card is for callers with the token: the same card, as there is nothing more to tell them
+        A2aV1Api v1 = new A2aV1Api(service, o.token() == null ? null : cardJson);
+        JsonRpcHandler rpc = new JsonRpcHandler(service, v1);
+        A2aRestHandler rest = new A2aRestHandler(v1);
+        http.createContext("/", exchange -> server.handle(exchange, rpc, rest)).getFilters().add(guard);
         http.start();
         if (!o.idleClose().isZero()) server.closeIdleContexts(o.idleClose());
         return server;
@@ -118,7 +124,7 @@ public final class A2aServer implements AutoCloseable {
         });
     }
 
-    private void handle(HttpExchange exchange, JsonRpcHandler rpc) throws IOException {
+    private void handle(HttpExchange exchange, JsonRpcHandler rpc, A2aRestHandler rest) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
@@ -145,8 +151,13 @@ public final class A2aServer implements AutoCloseable {
                 HttpDoorGuard.plain(exchange, 401, "missing or wrong bearer token");
                 return;
             }
+            if (A2aRestHandler.serves(path)) {
+                rest.handle(exchange, caller, requestedVersion(exchange));
+                return;
+            }
             if (!path.equals("/")) {
-                HttpDoorGuard.plain(exchange, 404, "not found: the A2A JSON-RPC endpoint is " + baseUrl + "/");
+                HttpDoorGuard.plain(exchange, 404, "not found: the A2A JSON-RPC endpoint is " + baseUrl + "/, the HTTP+JSON "
+                        + "(REST) routes are under it (/message:send, /tasks, …)");
                 return;
             }
             if (!method.equals("POST")) {

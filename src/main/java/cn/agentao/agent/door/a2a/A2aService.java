@@ -290,7 +290,9 @@ final class A2aService {
 
     private static ObjectNode pushConfig(A2aTask task, ObjectNode config) {
         ObjectNode r = Json.object().put("taskId", task.id());
-        r.set("pushNotificationConfig", config.deepCopy());
+        ObjectNode c = config.deepCopy();
+        c.remove(PushNotifier.WIRE);
+        r.set("pushNotificationConfig", c);
         return r;
     }
 

@@ -1,5 +1,6 @@
 package cn.agentao.agent.door.a2a;
 
+import cn.agentao.agent.jsonrpc.ErrorCodes;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -269,7 +270,90 @@ final class A2aV1Wire {
         return r;
     }
 
+    // ---------------------------------------------------------------- push notification configs
+
+    /**
+     * A 1.0 {@code TaskPushNotificationConfig} ({@code taskId}, {@code id}, {@code url}, {@code token},
+     * {@code authentication: {scheme, credentials}}) as the 0.3 set params the service reads, marked so that its
+     * webhook gets 1.0 payloads ({@link PushNotifier}).
+     */
+    static ObjectNode pushConfigParams(JsonNode config) throws A2aException {
+        if (!config.path("url").isTextual()) throw A2aException.invalidParams("\"url\" must be a string");
+        ObjectNode c = Json.object();
+        if (config.path("id").isTextual() && !config.path("id").asText().isEmpty()) c.put("id", config.path("id").asText());
+        c.put("url", config.path("url").asText());
+        if (config.path("token").isTextual() && !config.path("token").asText().isEmpty()) c.put("token", config.path("token").asText());
+        JsonNode auth = config.path("authentication");
+        if (auth.isObject()) {
+            ObjectNode a = c.putObject("authentication");
+            if (auth.path("scheme").isTextual()) a.putArray("schemes").add(auth.path("scheme").asText());
+            if (auth.path("credentials").isTextual()) a.put("credentials", auth.path("credentials").asText());
+        }
+        c.put(PushNotifier.WIRE, VERSION);
+        ObjectNode r = Json.object();
+        r.set("taskId", config.path("taskId"));
+        r.set("pushNotificationConfig", c);
+        return r;
+    }
+
+    /** A 1.0 request naming a task's push config ({@code taskId}, and {@code id} when {@code withId}) as 0.3's params. */
+    static ObjectNode pushConfigRef(JsonNode request, boolean withId) throws A2aException {
+        ObjectNode r = Json.object();
+        r.set("id", request.path("taskId"));
+        if (withId) {
+            if (!request.path("id").isTextual() || request.path("id").asText().isEmpty()) {
+                throw A2aException.invalidParams("\"id\" (the push notification config's) must be a non-empty string");
+            }
+            r.put("pushNotificationConfigId", request.path("id").asText());
+        }
+        return r;
+    }
+
+    /** A stored config ({@code {taskId, pushNotificationConfig}}, 0.3's shape) as a 1.0 {@code TaskPushNotificationConfig}. */
+    static ObjectNode pushConfig(JsonNode stored) {
+        JsonNode c = stored.path("pushNotificationConfig");
+        ObjectNode r = Json.object().put("id", c.path("id").asText()).put("taskId", stored.path("taskId").asText())
+                .put("url", c.path("url").asText());
+        if (c.path("token").isTextual()) r.put("token", c.path("token").asText());
+        JsonNode auth = c.path("authentication");
+        if (auth.isObject()) {
+            ObjectNode a = r.putObject("authentication").put("scheme", auth.path("schemes").path(0).asText(""));
+            if (auth.path("credentials").isTextual()) a.put("credentials", auth.path("credentials").asText());
+        }
+        return r;
+    }
+
     // ---------------------------------------------------------------- errors
+
+    /** The HTTP status of an error code in the HTTP+JSON binding (the specification's table, JSON-RPC's own codes added). */
+    static int httpStatus(int code) {
+        return switch (code) {
+            case A2aException.TASK_NOT_FOUND, ErrorCodes.METHOD_NOT_FOUND -> 404;
+            case -32006, ErrorCodes.INTERNAL_ERROR -> 500;
+            case ErrorCodes.INVALID_PARAMS, ErrorCodes.INVALID_REQUEST, ErrorCodes.PARSE_ERROR -> 400;
+            default -> code <= -32001 && code >= -32009 ? 400 : 500;
+        };
+    }
+
+    /**
+     * An HTTP+JSON error body: {@code google.rpc.Status} as JSON ({@code code} the HTTP status, {@code status} its
+     * canonical name, {@code message}, {@code details} with the {@code ErrorInfo} of A2A's own errors).
+     */
+    static ObjectNode restError(int code, String message) {
+        int http = httpStatus(code);
+        String status = switch (code) {
+            case A2aException.TASK_NOT_FOUND, ErrorCodes.METHOD_NOT_FOUND -> "NOT_FOUND";
+            case A2aException.TASK_NOT_CANCELABLE, A2aException.PUSH_NOT_SUPPORTED, A2aException.UNSUPPORTED_OPERATION,
+                 -32007, -32008, A2aException.VERSION_NOT_SUPPORTED -> "FAILED_PRECONDITION";
+            default -> http == 400 ? "INVALID_ARGUMENT" : "INTERNAL";
+        };
+        ObjectNode r = Json.object();
+        ObjectNode e = r.putObject("error").put("code", http).put("status", status).put("message", message);
+        ArrayNode details = e.putArray("details");
+        String reason = REASONS.get(code);
+        if (reason != null) details.addObject().put("@type", ERROR_INFO).put("reason", reason).put("domain", "a2a-protocol.org");
+        return r;
+    }
 
     /** A JSON-RPC error object as 1.0 sends it: A2A's own codes carry a {@code google.rpc.ErrorInfo} in {@code data}. */
     static ObjectNode error(int code, String message) {

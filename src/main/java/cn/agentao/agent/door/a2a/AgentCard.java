@@ -24,11 +24,15 @@ final class AgentCard {
                         + "project's files and runs commands in a sandbox, asking before anything its mode does not allow.")
                 .put("url", endpointUrl).put("preferredTransport", "JSONRPC").put("version", version);
         card.putArray("additionalInterfaces").addObject().put("url", endpointUrl).put("transport", "JSONRPC");
-        // A2A 1.0 reads supportedInterfaces (the same endpoint; 1.0 asked for with A2A-Version: 1.0), 0.3 the fields above
+        // A2A 1.0 reads supportedInterfaces (the same endpoint; 1.0 asked for with A2A-Version: 1.0), 0.3 the fields above;
+        // HTTP+JSON's routes (/message:send, /tasks/…) hang under the same URL, 1.0 only
         ArrayNode interfaces = card.putArray("supportedInterfaces");
         interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "JSONRPC").put("protocolVersion", A2aV1Wire.VERSION);
+        interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "HTTP+JSON").put("protocolVersion", A2aV1Wire.VERSION);
         interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "JSONRPC").put("protocolVersion", "0.3");
-        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true).put("stateTransitionHistory", false);
+        // the extended card (GetExtendedAgentCard) needs an authenticated caller, so it exists only with a token
+        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true).put("stateTransitionHistory", false)
+                .put("extendedAgentCard", tokenRequired);
         card.putArray("defaultInputModes").add("text/plain").add("application/json").add("image/*");
         card.putArray("defaultOutputModes").add("text/plain");
         ArrayNode skills = card.putArray("skills");

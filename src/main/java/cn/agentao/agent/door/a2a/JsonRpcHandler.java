@@ -35,8 +35,12 @@ final class JsonRpcHandler {
     private static final long KEEPALIVE_SECONDS = 15;
 
     private final A2aService service;
+    private final A2aV1Api v1;
 
-    JsonRpcHandler(A2aService service) { this.service = service; }
+    JsonRpcHandler(A2aService service, A2aV1Api v1) {
+        this.service = service;
+        this.v1 = v1;
+    }
 
     /**
      * One JSON-RPC request; {@code caller} names the credential it came with (see {@code A2aServer}), {@code version}
@@ -105,9 +109,9 @@ final class JsonRpcHandler {
             }
             case "message/stream" -> {
                 A2aService.Started s = service.send(params, caller);
-                stream(exchange, id, s.task(), s.start(), e -> e);
+                stream(exchange, s.task(), s.start(), e -> result(id, e));
             }
-            case "tasks/resubscribe" -> stream(exchange, id, service.task(params), null, e -> e);
+            case "tasks/resubscribe" -> stream(exchange, service.task(params), null, e -> result(id, e));
             case "tasks/get" -> respond(exchange, result(id, service.get(params)));
             case "tasks/cancel" -> respond(exchange, result(id, service.cancel(params)));
             case "tasks/pushNotificationConfig/set" -> respond(exchange, result(id, service.setPushConfig(params)));
@@ -123,40 +127,34 @@ final class JsonRpcHandler {
         }
     }
 
-    /** The A2A 1.0 JSON-RPC methods over the same tasks, translated by {@link A2aV1Wire}. */
+    /** The A2A 1.0 JSON-RPC methods: the operations of {@link A2aV1Api}, their params the 1.0 request objects. */
     private void handleV1(HttpExchange exchange, JsonNode id, String method, JsonNode params, String caller) throws IOException, A2aException {
         switch (method) {
-            case "SendMessage" -> {
-                ObjectNode p = A2aV1Wire.sendParams(params);
-                A2aService.Started s = service.send(p, caller);
-                if (p.path("configuration").path("blocking").asBoolean(true)) awaitPause(s);
-                else s.start().run();
-                ObjectNode r = Json.object();
-                r.set("task", A2aV1Wire.task(s.task().snapshot(A2aService.historyLength(p.path("configuration")))));
-                respond(exchange, result(id, r));
-            }
+            case "SendMessage" -> respond(exchange, result(id, v1.sendMessage(params, caller)));
             case "SendStreamingMessage" -> {
-                A2aService.Started s = service.send(A2aV1Wire.sendParams(params), caller);
-                stream(exchange, id, s.task(), s.start(), A2aV1Wire::streamResponse);
+                A2aService.Started s = v1.sendStreamingMessage(params, caller);
+                stream(exchange, s.task(), s.start(), e -> result(id, A2aV1Wire.streamResponse(e)));
             }
-            case "SubscribeToTask" -> {
-                A2aTask task = service.task(params);
-                if (task.isTerminal()) {
-                    throw A2aException.unsupported("task " + task.id() + " is " + task.state() + ": there is nothing to subscribe to");
-                }
-                stream(exchange, id, task, null, A2aV1Wire::streamResponse);
+            case "SubscribeToTask" -> stream(exchange, v1.subscribeToTask(params, caller), null, e -> result(id, A2aV1Wire.streamResponse(e)));
+            case "GetTask" -> respond(exchange, result(id, v1.getTask(params, caller)));
+            case "ListTasks" -> respond(exchange, result(id, v1.listTasks(params, caller)));
+            case "CancelTask" -> respond(exchange, result(id, v1.cancelTask(params, caller)));
+            case "CreateTaskPushNotificationConfig" -> respond(exchange, result(id, v1.createPushConfig(params, caller)));
+            case "GetTaskPushNotificationConfig" -> respond(exchange, result(id, v1.getPushConfig(params, caller)));
+            case "ListTaskPushNotificationConfigs", "ListTaskPushNotificationConfig" ->
+                    respond(exchange, result(id, v1.listPushConfigs(params, caller)));
+            case "DeleteTaskPushNotificationConfig" -> {
+                v1.deletePushConfig(params, caller);
+                respond(exchange, result(id, Json.object()));
             }
-            case "GetTask" -> respond(exchange, result(id, A2aV1Wire.task(service.get(params))));
-            case "ListTasks" -> respond(exchange, result(id, A2aV1Wire.listTasks(service.tasksOf(caller), params)));
-            case "CancelTask" -> respond(exchange, result(id, A2aV1Wire.task(service.cancel(params))));
-            case "GetExtendedAgentCard" -> throw new A2aException(-32007, "Extended agent card is not configured");
+            case "GetExtendedAgentCard" -> respond(exchange, result(id, v1.extendedAgentCard(caller)));
             default -> throw new A2aException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method
                     + (method.contains("/") ? " (an A2A 0.3 method: send it without the A2A-Version header)" : ""));
         }
     }
 
     /** Starts the task and waits until it ends or pauses for input (a blocking message/send). */
-    private static void awaitPause(A2aService.Started s) {
+    static void awaitPause(A2aService.Started s) {
         CountDownLatch paused = new CountDownLatch(1);
         Consumer<ObjectNode> listener = e -> { if (e.path("final").asBoolean(false)) paused.countDown(); };
         if (!s.task().subscribe(listener, false)) return;
@@ -171,11 +169,11 @@ final class JsonRpcHandler {
     }
 
     /**
-     * The task, then its events until the final one, as SSE, each shaped by {@code wire}; {@code start} runs once the
-     * stream listens.
+     * The task, then its events until the final one, as SSE, each framed by {@code frame} (a JSON-RPC response, or
+     * HTTP+JSON's bare {@code StreamResponse}); {@code start} runs once the stream listens.
      */
-    private static void stream(HttpExchange exchange, JsonNode id, A2aTask task, Runnable start,
-                               java.util.function.Function<ObjectNode, JsonNode> wire) throws IOException {
+    static void stream(HttpExchange exchange, A2aTask task, Runnable start,
+                       java.util.function.Function<ObjectNode, JsonNode> frame) throws IOException {
         BlockingQueue<ObjectNode> queue = new LinkedBlockingQueue<>();
         Consumer<ObjectNode> listener = queue::add;
         boolean live = task.subscribe(listener, true);
@@ -189,7 +187,7 @@ final class JsonRpcHandler {
                     out.flush();
                     continue;
                 }
-                out.write(("data: " + result(id, wire.apply(event)) + "\n\n").getBytes(StandardCharsets.UTF_8));
+                out.write(("data: " + frame.apply(event) + "\n\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
                 boolean last = event.path("final").asBoolean(false)
                         || ("task".equals(event.path("kind").asText()) && (!live || A2aTask.TERMINAL.contains(event.path("status").path("state").asText())));
@@ -219,7 +217,7 @@ final class JsonRpcHandler {
         out.flush();
     }
 
-    private static byte[] readBody(InputStream in) throws IOException {
+    static byte[] readBody(InputStream in) throws IOException {
         byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
         return body.length > MAX_BODY_BYTES ? null : body;
     }

@@ -28,6 +28,8 @@ import java.util.concurrent.Executors;
 final class PushNotifier {
     private static final Logger log = LoggerFactory.getLogger(PushNotifier.class);
     static final String TOKEN_HEADER = "X-A2A-Notification-Token";
+    /** Marks a stored config set over A2A 1.0: its webhook gets 1.0's {@code StreamResponse}, 0.3's the task. */
+    static final String WIRE = "a2aVersion";
 
     private final NetworkGuard guard;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -42,14 +44,18 @@ final class PushNotifier {
     /** Posts the task's new state to each of its webhooks {@code configs}, in order per task. */
     void stateChanged(A2aTask task, Map<String, ObjectNode> configs) {
         if (configs.isEmpty()) return;
-        String body = task.snapshot(0).toString();
+        ObjectNode snapshot = task.snapshot(0);
+        String body = snapshot.toString();
+        String v1Body = A2aV1Wire.streamResponse(snapshot).toString();
         chains.compute(task.id(), (k, prev) -> (prev == null ? CompletableFuture.<Void>completedFuture(null) : prev)
-                .thenRunAsync(() -> configs.values().forEach(c -> post(task.id(), c, body)), executor));
+                .thenRunAsync(() -> configs.values().forEach(c -> post(task.id(), c, isV1(c) ? v1Body : body)), executor));
         if (task.isTerminal()) {
             CompletableFuture<Void> last = chains.get(task.id());
             if (last != null) last.whenComplete((v, e) -> chains.remove(task.id(), last));
         }
     }
+
+    private static boolean isV1(JsonNode config) { return A2aV1Wire.VERSION.equals(config.path(WIRE).asText()); }
 
     private void post(String taskId, ObjectNode config, String body) {
         String url = config.path("url").asText();
@@ -60,7 +66,7 @@ final class PushNotifier {
         }
         try {
             HttpRequest.Builder rq = Network.get().authorize(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), URI.create(url));
+                    .header("Content-Type", isV1(config) ? "application/a2a+json" : "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), URI.create(url));
             if (config.path("token").isTextual()) rq.header(TOKEN_HEADER, config.path("token").asText());
             JsonNode auth = config.path("authentication");
             if (auth.path("credentials").isTextual()) {
@@ -97,6 +103,7 @@ final class PushNotifier {
         ObjectNode c = Json.object().put("id", id).put("url", config.path("url").asText());
         if (config.path("token").isTextual()) c.put("token", config.path("token").asText());
         if (config.path("authentication").isObject()) c.set("authentication", config.path("authentication").deepCopy());
+        if (isV1(config)) c.put(WIRE, A2aV1Wire.VERSION);
         return c;
     }
 

@@ -2,7 +2,6 @@ package cn.agentao.agent.door.a2a;
 
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.repository.SessionStoreException;
-import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

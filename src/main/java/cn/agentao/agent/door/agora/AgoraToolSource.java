@@ -1,5 +1,7 @@
 package cn.agentao.agent.door.agora;
 
+import cn.agentao.agent.config.AgentConfig;
+import cn.agentao.agent.config.ConfigJson;
 import cn.agentao.agent.core.tool.ToolSchemas;
 import cn.agentao.agent.core.content.ToolCallLocation;
 import cn.agentao.agent.core.content.ToolKind;
@@ -19,10 +21,7 @@ import dev.langchain4j.agent.tool.ToolSpecification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -70,19 +69,15 @@ public final class AgoraToolSource implements ToolSource, AutoCloseable {
     }
 
     /** The source for {@code config.json}'s {@code agora} entry; empty when there is none; problems go to the log. */
-    public static Optional<AgoraToolSource> fromConfigFile(Path configJson, Map<String, String> env, String version) {
-        if (configJson == null || !Files.isRegularFile(configJson)) return Optional.empty();
-        JsonNode a;
-        try {
-            a = Json.mapper().readTree(Files.readString(configJson)).path("agora");
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty(); // the model configuration reports an unreadable file
-        }
+    public static Optional<AgoraToolSource> fromConfig(AgentConfig config, String version) {
+        ConfigJson configJson = config.userJson(); // an unreadable file: the model configuration reports it
+        Map<String, String> env = config.environment(); // the token's variable, read when connecting
+        JsonNode a = configJson.section("agora");
         if (a.isMissingNode() || a.isNull()) return Optional.empty();
         String url = a.path("url").asText("");
         String agentId = a.path("agentId").asText("");
         if (!(url.startsWith("ws://") || url.startsWith("wss://")) || agentId.isBlank()) {
-            log.warn("{}: \"agora\" needs \"url\" (ws:// or wss://) and \"agentId\"; the agora tools are off", configJson);
+            log.warn("{}: \"agora\" needs \"url\" (ws:// or wss://) and \"agentId\"; the agora tools are off", configJson.name());
             return Optional.empty();
         }
         List<String> spaces = new ArrayList<>();
@@ -91,7 +86,7 @@ public final class AgoraToolSource implements ToolSource, AutoCloseable {
         try {
             return Optional.of(new AgoraToolSource(new Config(URI.create(url), agentId, tokenEnv, spaces), env, version));
         } catch (IllegalArgumentException e) {
-            log.warn("{}: \"agora\".\"url\" is not a URL; the agora tools are off", configJson);
+            log.warn("{}: \"agora\".\"url\" is not a URL; the agora tools are off", configJson.name());
             return Optional.empty();
         }
     }

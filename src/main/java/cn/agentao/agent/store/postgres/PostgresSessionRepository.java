@@ -1,6 +1,7 @@
 package cn.agentao.agent.store.postgres;
 
 import cn.agentao.agent.core.repository.AmbiguousSessionIdException;
+import cn.agentao.agent.core.repository.CheckpointStore;
 import cn.agentao.agent.core.repository.Page;
 import cn.agentao.agent.core.repository.PruneResult;
 import cn.agentao.agent.core.repository.PruneRule;
@@ -15,7 +16,6 @@ import cn.agentao.agent.core.repository.SessionRepository;
 import cn.agentao.agent.core.repository.SessionStoreException;
 import cn.agentao.agent.core.repository.SessionSummary;
 import cn.agentao.agent.core.repository.StoreUnavailableException;
-import cn.agentao.agent.core.repository.TaskRepository;
 import cn.agentao.agent.store.ListCursor;
 import cn.agentao.agent.store.SessionFiles;
 import cn.agentao.agent.util.Json;
@@ -58,15 +58,29 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
     private HikariDataSource leasePool;
     /** At most this many leases (turns running at once) per instance. */
     private static final int LEASE_CONNECTIONS = 256;
-    private final PostgresTaskRepository tasks = new PostgresTaskRepository(this);
+    /** Where sessions' checkpoints are kept, on this machine's disk (null: none kept). */
+    private final Path checkpoints;
 
     public PostgresSessionRepository(PostgresStoreConfig config, Clock clock) {
+        this(config, clock, null);
+    }
+
+    /** @param checkpoints the directory of the sessions' checkpoints on this machine (nullable: none kept) */
+    public PostgresSessionRepository(PostgresStoreConfig config, Clock clock, Path checkpoints) {
         this.config = config;
         this.clock = clock;
+        this.checkpoints = checkpoints;
     }
 
     public PostgresSessionRepository(PostgresStoreConfig config) {
         this(config, Clock.systemUTC());
+    }
+
+    /** {@code <checkpoints>/<id>} on this machine: checkpoints stay on the disk of the instance that ran the turn. */
+    @Override
+    public Optional<Path> checkpointDirectory(String sessionId) {
+        if (checkpoints == null || !SessionFiles.isValidId(sessionId)) return Optional.empty();
+        return Optional.of(checkpoints.resolve(sessionId));
     }
 
     private synchronized HikariDataSource pool() {
@@ -177,13 +191,8 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         return true;
     }
 
-    @Override
-    public Optional<TaskRepository> tasks() {
-        return Optional.of(tasks);
-    }
-
-    /** A connection of the pool (the schema migrated), for the task table. */
-    Connection connection() throws SQLException {
+    /** A connection of the pool (the schema migrated), for the tables a door keeps beside the sessions (A2A's tasks). */
+    public Connection connection() throws SQLException {
         return pool().getConnection();
     }
 
@@ -371,12 +380,25 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         }
         try (PreparedStatement ps = c.prepareStatement("delete from agent_sessions where id = ?")) {
             ps.setString(1, sessionId);
-            return ps.executeUpdate() > 0;
+            boolean deleted = ps.executeUpdate() > 0;
+            if (deleted) deleteCheckpoints(sessionId);
+            return deleted;
         } finally {
             try (PreparedStatement ps = c.prepareStatement("select pg_advisory_unlock(?)")) {
                 ps.setLong(1, lockKey(sessionId));
                 ps.execute();
             }
+        }
+    }
+
+    private void deleteCheckpoints(String sessionId) {
+        Optional<Path> dir = checkpointDirectory(sessionId);
+        if (dir.isEmpty()) return;
+        try {
+            CheckpointStore.delete(dir.get());
+        } catch (IOException e) { // the session is gone; what is left of its checkpoints is only disk space
+            org.slf4j.LoggerFactory.getLogger(PostgresSessionRepository.class).warn(
+                    "session {} was deleted, but not its checkpoints in {}: {}", sessionId, dir.get(), e.toString());
         }
     }
 
@@ -504,7 +526,8 @@ public final class PostgresSessionRepository implements SessionRepository, AutoC
         }
     }
 
-    SessionStoreException failure(String what, Exception e) {
+    /** {@code e} as the failure to report: what was being done, in the store named by its address (never a password). */
+    public SessionStoreException failure(String what, Exception e) {
         if (e instanceof SessionStoreException s) return s;
         return new SessionStoreException("could not " + what + " in the session store " + config.display() + ": "
                 + e.getMessage(), e);

@@ -10,8 +10,8 @@ import java.util.Map;
  * names, never from the address (so the address can be shown and logged).
  */
 public record PostgresStoreConfig(String user, String host, int port, String database, String password) {
-    public static final String STORE_ENV = "AGENT_STORE";
-    public static final String PASSWORD_ENV_ENV = "AGENT_STORE_PASSWORD_ENV";
+    public static final String STORE_ENV = cn.agentao.agent.config.StoreSettings.STORE_ENV;
+    public static final String PASSWORD_ENV_ENV = cn.agentao.agent.config.StoreSettings.PASSWORD_ENV_ENV;
     public static final String FORM = "postgres://USER@HOST:PORT/DB";
 
     /** Whether {@code store} names a PostgreSQL store (else it is the file store's). */

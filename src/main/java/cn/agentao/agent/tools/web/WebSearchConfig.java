@@ -1,13 +1,12 @@
 package cn.agentao.agent.tools.web;
 
+import cn.agentao.agent.config.AgentConfig;
+import cn.agentao.agent.config.ConfigJson;
 import cn.agentao.agent.model.UserDotEnvFile;
-import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -68,16 +67,20 @@ public record WebSearchConfig(Backend backend, URI baseUrl, String apiKeyEnv, in
 
     /** The entry of the user's {@code config.json} in {@code configDir}; keys from {@code env}, then {@code configDir/.env}. */
     public static Loaded load(Path configDir, Map<String, String> env) {
-        Path file = configDir.resolve("config.json");
-        if (!Files.isRegularFile(file)) return Loaded.NONE;
-        JsonNode node;
-        try {
-            node = Json.mapper().readTree(Files.readString(file)).path("webSearch");
-        } catch (IOException | RuntimeException e) {
-            return Loaded.NONE; // the model configuration reports an unreadable file
-        }
+        return load(ConfigJson.read(configDir.resolve(ConfigJson.USER_FILE)), configDir, env);
+    }
+
+    /** The entry of the process's configuration (its {@code config.json} read once). */
+    public static Loaded load(AgentConfig config) {
+        return load(config.userJson(), config.configDir(), config.environment());
+    }
+
+    private static Loaded load(ConfigJson userJson, Path configDir, Map<String, String> env) {
+        JsonNode node = userJson.section("webSearch"); // an unreadable file: the model configuration reports it
+        if (node.isMissingNode()) return Loaded.NONE;
+        String file = userJson.name();
         UserDotEnvFile dotEnv = new UserDotEnvFile(configDir.resolve(".env"));
-        return parse(node, file.toString(), name -> {
+        return parse(node, file, name -> {
             String v = env.get(name);
             return v != null && !v.isBlank() ? v : dotEnv.values().get(name);
         });

@@ -55,9 +55,9 @@ class A2aClientTest {
         HttpServer configured = server();
         A2aClient client = new A2aClient(URI.create("http://127.0.0.1:" + configured.getAddress().getPort()), List.of(), TOKEN, NetworkGuard.standard());
         A2aClientException e = assertThrows(A2aClientException.class,
-                () -> client.stream(other, Json.object(), ev -> { }, Cancellation.NONE));
+                () -> client.stream(A2aClient.Endpoint.v03(other), Json.object(), ev -> { }, Cancellation.NONE));
         assertTrue(e.getMessage().contains("nothing is sent there"), e.getMessage());
-        client.cancel(other, "task-1");
+        client.cancel(A2aClient.Endpoint.v03(other), "task-1");
         assertEquals(List.of(), elsewhereSaw, "nothing was sent to the other origin");
     }
 

@@ -49,6 +49,8 @@ class RemoteAgentEndpointTest {
     final class Agent {
         final HttpServer http;
         final List<String> posts = new CopyOnWriteArrayList<>();
+        /** Each POST's path and A2A-Version header. */
+        final List<String> routes = new CopyOnWriteArrayList<>();
         volatile String card = "{}";
 
         Agent() throws IOException {
@@ -67,6 +69,11 @@ class RemoteAgentEndpointTest {
                     return;
                 }
                 posts.add(ex.getRequestHeaders().getFirst("Authorization") + " " + new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                routes.add(ex.getRequestURI().getPath() + " " + ex.getRequestHeaders().getFirst("A2A-Version"));
+                if (ex.getRequestURI().getPath().endsWith("/message:stream")) { // HTTP+JSON 1.0: a bare SendMessageResponse
+                    send(ex, "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":\"answer from " + url() + "\"}]}}");
+                    return;
+                }
                 send(ex, "{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"agent\","
                         + "\"parts\":[{\"kind\":\"text\",\"text\":\"answer from " + url() + "\"}]}}");
             }
@@ -176,6 +183,23 @@ class RemoteAgentEndpointTest {
         assertEquals("answer from " + configured.url(), r.forModel());
         assertEquals(List.of(), elsewhere.posts);
         assertEquals(1, configured.posts.size());
+    }
+
+    @Test
+    void a10InterfaceOnAnotherOriginIsPassedOverForTheNextOneOnTheConfiguredOrigin() throws Exception {
+        Agent configured = new Agent();
+        Agent elsewhere = new Agent();
+        ObjectNode c = Json.object().put("name", "remote").put("description", "d").put("url", configured.url() + "/");
+        var interfaces = c.putArray("supportedInterfaces");
+        interfaces.addObject().put("url", elsewhere.url() + "/").put("protocolBinding", "JSONRPC").put("protocolVersion", "1.0");
+        interfaces.addObject().put("url", configured.url() + "/a2a/v1").put("protocolBinding", "HTTP+JSON").put("protocolVersion", "1.0");
+        configured.card = c.toString();
+        ToolResult r = call(entry(configured), NetworkGuard.standard());
+        assertEquals("answer from " + configured.url(), r.forModel());
+        assertEquals(List.of(), elsewhere.posts, "the preferred JSON-RPC 1.0 interface elsewhere got nothing, the token included");
+        assertEquals(List.of("/a2a/v1/message:stream 1.0"), configured.routes, "HTTP+JSON 1.0 on the configured origin, before 0.3's url");
+        assertTrue(configured.posts.getFirst().startsWith("Bearer " + TOKEN + " ") && configured.posts.getFirst().contains("\"role\":\"ROLE_USER\""),
+                configured.posts.toString());
     }
 
     @Test

@@ -17,11 +17,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PostgresSessionRepositoryIT extends SessionRepositoryContract {
     private PostgresStoreConfig db;
     private PostgresSessionRepository repo;
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path checkpoints;
 
     @Override
     protected SessionRepository repository(Clock clock) {
         db = PostgresServer.shared().freshDatabase();
-        repo = new PostgresSessionRepository(db, clock);
+        repo = new PostgresSessionRepository(db, clock, checkpoints);
         return repo;
     }
 

@@ -312,4 +312,26 @@ public abstract class SessionRepositoryContract {
         assertEquals(List.of("p0"), repo.prune(PruneRule.olderThan(Duration.ofMillis(2500))).removed()
                 .stream().map(SessionSummary::sessionId).toList());
     }
+
+    @Test
+    void deletingOrPruningASessionRemovesItsCheckpoints() throws Exception {
+        session("k0", cwd("a"), 1);
+        session("k1", cwd("a"), 1);
+        session("k2", cwd("a"), 1);
+        List<Path> shadows = new ArrayList<>();
+        for (String id : List.of("k0", "k1", "k2")) {
+            Path shadow = repo.checkpointDirectory(id).orElseThrow(() -> new AssertionError("this repository keeps checkpoints"));
+            CheckpointStore store = new CheckpointStore(shadow);
+            store.put(("content of " + id).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            store.append(Json.object().put("t", "turn").put("turn", 1));
+            shadows.add(shadow);
+        }
+        assertNotEquals(shadows.get(0), shadows.get(1), "one shadow store per session");
+        assertTrue(repo.delete("k0"));
+        assertFalse(java.nio.file.Files.exists(shadows.get(0)), "delete removed the checkpoints");
+        assertTrue(java.nio.file.Files.exists(shadows.get(1)), "of that session only");
+        repo.prune(PruneRule.keepNewest(1));
+        assertFalse(java.nio.file.Files.exists(shadows.get(1)), "prune removed the checkpoints");
+        assertTrue(java.nio.file.Files.exists(shadows.get(2)), "the session kept keeps its own");
+    }
 }

@@ -86,6 +86,24 @@ class ChatIT {
     }
 
     @Test
+    void undoTakesBackWhatTheLastTurnWrote() throws Exception {
+        Files.writeString(ws.resolve("notes.txt"), "mine\n");
+        model.enqueue(Script.reply().toolCall("w1", "write_file", "{\"path\":\"notes.txt\",\"content\":\"the agent's\\n\"}")
+                        .toolCall("w2", "write_file", "{\"path\":\"made.txt\",\"content\":\"new\\n\"}"),
+                Script.textReply("Both written."));
+        open();
+        send("write them", "Both written.");
+        assertEquals("the agent's\n", Files.readString(ws.resolve("notes.txt")));
+        send("/undo", "Undid turn 1");
+        String screen = term.await("the files named", s -> s.contains("Deleted") && s.contains("made.txt"));
+        assertTrue(screen.contains("Restored: notes.txt") || screen.contains("Restored: `notes.txt`"), screen);
+        assertEquals("mine\n", Files.readString(ws.resolve("notes.txt")));
+        assertFalse(Files.exists(ws.resolve("made.txt")));
+        term.press("C-d");
+        assertEquals(0, term.awaitExit());
+    }
+
+    @Test
     void aQuestionOnTheCommandLineOpensTheChatAskedIt() throws Exception {
         model.enqueue(Script.textReply("answered at start"), Script.textReply("then typed"));
         term = TmuxTerminal.start(ws, env, 100, 50, "what is this project?");

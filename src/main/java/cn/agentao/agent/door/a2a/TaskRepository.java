@@ -1,4 +1,8 @@
-package cn.agentao.agent.core.repository;
+package cn.agentao.agent.door.a2a;
+
+import cn.agentao.agent.core.SessionService;
+import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.store.postgres.PostgresSessionRepository;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -7,12 +11,18 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where a door keeps the tasks several instances share (A2A's tasks on PostgreSQL): each task an opaque JSON
+ * Where the A2A door keeps the tasks several instances share (on PostgreSQL, beside the sessions): each task an opaque JSON
  * document the door writes, with its id, context, state and times, a flag saying another instance asked for it to
  * be cancelled, and the task's push-notification configurations (opaque too). The door owns what the documents
  * mean; the repository only keeps them. Failures are {@link SessionStoreException}s.
  */
 public interface TaskRepository {
+    /** The tasks of {@code sessions}' repository when several instances share it (PostgreSQL); else empty. */
+    static Optional<TaskRepository> shared(SessionService sessions) {
+        return sessions.sharedRepository().filter(r -> r instanceof PostgresSessionRepository)
+                .map(r -> new PostgresTaskRepository((PostgresSessionRepository) r));
+    }
+
     /** A task as stored. */
     record StoredTask(String id, String contextId, String state, String body, boolean cancelRequested, Instant updatedAt) {}
 

@@ -1,6 +1,7 @@
-package cn.agentao.agent.store.postgres;
+package cn.agentao.agent.door.a2a;
 
-import cn.agentao.agent.core.repository.TaskRepository;
+import cn.agentao.agent.store.postgres.PostgresSessionRepository;
+import cn.agentao.agent.store.postgres.PostgresStoreConfig;
 import cn.agentao.agent.testing.PostgresServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,8 +34,8 @@ class PostgresTaskRepositoryIT {
         a = new PostgresSessionRepository(db);
         b = new PostgresSessionRepository(db);
         assertTrue(a.shared(), "several instances share a PostgreSQL store");
-        onA = a.tasks().orElseThrow();
-        onB = b.tasks().orElseThrow();
+        onA = new PostgresTaskRepository(a);
+        onB = new PostgresTaskRepository(b);
     }
 
     @AfterEach

@@ -1,6 +1,6 @@
-package cn.agentao.agent.store.postgres;
+package cn.agentao.agent.door.a2a;
 
-import cn.agentao.agent.core.repository.TaskRepository;
+import cn.agentao.agent.store.postgres.PostgresSessionRepository;
 
 import java.sql.Array;
 import java.sql.Connection;

@@ -1,0 +1,93 @@
+package cn.agentao.agent.config;
+
+import cn.agentao.agent.util.UserHome;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The process's configuration, read once at start from its layers and handed to each part as a typed section:
+ * the user's {@code config.json} (read once, {@link #userJson}), the environment, and the command line, a later
+ * layer winning over an earlier one. A project's own files ({@code .env}, {@code .agent/mcp.json}) are a fourth
+ * layer, per session and only when the user trusts the project: {@link #projectDir} says where they are, the trust
+ * list decides whether they count. See {@code docs/configuration.md} for every section, key and variable.
+ *
+ * @param environment the process's environment with nothing of the command line in it; kept for what must filter or
+ *                    look up variables by a name the user chose (the children's environment, providers' keys, tokens)
+ * @param configDir   the user's configuration directory ({@code $XDG_CONFIG_HOME/agent} or {@code ~/.config/agent})
+ * @param userJson    the user's {@code config.json}, parsed once
+ */
+public record AgentConfig(Map<String, String> environment, Path configDir, ConfigJson userJson,
+                          Limits limits, Network network, SandboxSettings sandbox, StoreSettings store) {
+    /** Model calls one prompt may make before it ends with max_turn_requests, unless {@value Limits#MAX_MODEL_CALLS_ENV} says. */
+    public static final int DEFAULT_MAX_MODEL_CALLS = 50;
+
+    public AgentConfig {
+        environment = Map.copyOf(environment);
+    }
+
+    /** What the command line says, winning over the environment; null where it says nothing. */
+    public record CommandLine(Path sessionsDir, String store, String storePasswordEnv) {
+        public static final CommandLine NONE = new CommandLine(null, null, null);
+    }
+
+    /** The limits of a prompt's work. */
+    public record Limits(int maxModelCalls) {
+        public static final String MAX_MODEL_CALLS_ENV = "AGENT_MAX_MODEL_CALLS";
+
+        public static Limits from(Map<String, String> env) {
+            return new Limits(positive(env.get(MAX_MODEL_CALLS_ENV), DEFAULT_MAX_MODEL_CALLS));
+        }
+
+        private static int positive(String v, int fallback) {
+            try {
+                return v == null ? fallback : Math.max(1, Integer.parseInt(v.strip()));
+            } catch (NumberFormatException e) {
+                return fallback;
+            }
+        }
+    }
+
+    /** Whether web_fetch, remote agents and push webhooks may reach loopback and private addresses. */
+    public record Network(boolean allowPrivateNetwork) {
+        /** Set to 1 (or true) to let them (off by default). */
+        public static final String ALLOW_PRIVATE_NETWORK_ENV = "AGENT_ALLOW_PRIVATE_NETWORK";
+
+        public static Network from(Map<String, String> env) {
+            String allow = env.get(ALLOW_PRIVATE_NETWORK_ENV);
+            return new Network("1".equals(allow) || "true".equalsIgnoreCase(allow));
+        }
+    }
+
+    /** The process's configuration from its environment alone. */
+    public static AgentConfig load(Map<String, String> environment) {
+        return load(environment, CommandLine.NONE);
+    }
+
+    /** The process's configuration: the user's {@code config.json} once, then the environment, then the command line. */
+    public static AgentConfig load(Map<String, String> environment, CommandLine commandLine) {
+        Path configDir = userConfigDir(environment);
+        ConfigJson userJson = ConfigJson.read(configDir.resolve(ConfigJson.USER_FILE));
+        return new AgentConfig(environment, configDir, userJson, Limits.from(environment), Network.from(environment),
+                SandboxSettings.from(environment, configDir, userJson), StoreSettings.from(environment, commandLine));
+    }
+
+    /** {@code $XDG_CONFIG_HOME/agent} when that is an absolute path, else {@code $HOME/.config/agent}. */
+    public static Path userConfigDir(Map<String, String> environment) {
+        String xdg = environment.get("XDG_CONFIG_HOME");
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg.strip()).isAbsolute()) {
+            return Path.of(xdg.strip(), "agent");
+        }
+        return UserHome.from(environment).resolve(".config").resolve("agent");
+    }
+
+    /** Where a project keeps its own configuration ({@code .agent/}), which counts only while the user trusts it. */
+    public static Path projectDir(Path project) {
+        return project.resolve(".agent");
+    }
+
+    @Override
+    public String toString() { // never the environment's values
+        return "AgentConfig[configDir=" + configDir + ", " + limits + ", " + network + ", " + sandbox + ", " + store + "]";
+    }
+}
