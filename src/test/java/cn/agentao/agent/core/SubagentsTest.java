@@ -56,7 +56,8 @@ class SubagentsTest {
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
         env.put("AGENT_SANDBOX", "none");
         configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(env, configDir, ToolCalls.create(env, configDir));
+        cn.agentao.agent.config.AgentConfig config = cn.agentao.agent.config.AgentConfig.load(env);
+        Engine engine = new Engine(config, ToolCalls.create(config));
         sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
         sessions.addConnector(new TaskTool(configDir));
         ws = Files.createDirectories(dir.resolve("ws"));
