@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 
 @Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
         subcommands = {SessionsCommand.class, TrustCommand.class, LoginCommand.class, LogoutCommand.class, AgoraCommand.class,
-                SmcpCommand.class, A2aCommand.class, SkillsCommand.class},
+                SmcpCommand.class, A2aCommand.class, SkillsCommand.class, AgentsCommand.class},
         description = {
                 "A coding agent: a chat in the terminal, one prompt headless, or an ACP server for editors.",
                 "",

@@ -84,7 +84,7 @@ public final class Engine {
     private List<ToolSource> toolSources(Session session) {
         List<ToolSource> all = new ArrayList<>(sources);
         all.addAll(session.toolSources());
-        return all;
+        return session.role() == null ? all : session.role().narrow(all);
     }
 
     // ---------------------------------------------------------------- sessions
@@ -166,6 +166,8 @@ public final class Engine {
         @Override public void whenReady(Runnable task) { session.whenReady(task); }
         @Override public cn.agentao.agent.skills.SkillCatalog skills() { return session.skills(); }
         @Override public void projectTrustChanged() { settings.reloadConfiguration(session.cwd()); }
+        @Override public boolean projectTrusted() { return trust.trusted(session.cwd()); }
+        @Override public cn.agentao.agent.core.tool.Subagents subagents() { return new ChildSessions(Engine.this, turns, session); }
     }
 
     // ---------------------------------------------------------------- turns

@@ -67,6 +67,7 @@ public final class Session {
     private volatile Runnable onClose = () -> { };
     private volatile Checkpoints checkpoints = Checkpoints.none();
     private final java.util.concurrent.atomic.AtomicReference<cn.agentao.agent.skills.SkillCatalog> skills = new java.util.concurrent.atomic.AtomicReference<>();
+    private volatile ChildSessions.Role role; // set when this is a subagent's session
 
     Session(String id, SessionService.Spec spec, Host host, Engine engine, SessionJournal journal) {
         this.id = id;
@@ -308,6 +309,7 @@ public final class Session {
     void addCommands(CommandSource commands) { commandSources.add(commands); }
     /** The session's skills, found on first use (a turn, the command list), never while it opens. */
     public cn.agentao.agent.skills.SkillCatalog skills() {
+        if (role != null) return role.parent().skills();
         cn.agentao.agent.skills.SkillCatalog s = skills.get();
         if (s != null) return s;
         synchronized (skills) {
@@ -315,6 +317,9 @@ public final class Session {
             return skills.get();
         }
     }
+    /** What makes this session a subagent's (its name, tools, limit, parent); null for a session of a door. */
+    ChildSessions.Role role() { return role; }
+    void role(ChildSessions.Role role) { this.role = role; }
     /** Closed with the session (its MCP servers). */
     void closeWith(AutoCloseable resource) { resources.add(resource); }
 

@@ -38,6 +38,7 @@ final class SessionHooks {
     }
 
     static HookOutcome userPromptSubmit(Session rt, List<ContentBlock> prompt, Cancellation cancel) {
+        if (rt.role() != null) return HookOutcome.NONE; // a subagent's task is the model's, not a prompt the user submitted
         ObjectNode p = payload(rt, HookEvent.USER_PROMPT_SUBMIT);
         StringBuilder text = new StringBuilder();
         for (ContentBlock b : prompt) if (b instanceof ContentBlock.Text t) text.append(text.isEmpty() ? "" : "\n").append(t.text());
@@ -46,6 +47,7 @@ final class SessionHooks {
     }
 
     static HookOutcome stop(Session rt, boolean active, Cancellation cancel) {
+        if (rt.role() != null) return HookOutcome.NONE; // a subagent's end is the parent's task call ending, not a stop
         ObjectNode p = payload(rt, HookEvent.STOP);
         p.put("stop_hook_active", active);
         return run(rt, HookEvent.STOP, null, p, cancel);

@@ -59,9 +59,23 @@ public final class SystemPrompt {
     static String forTurn(Session session, Collection<String> tools) {
         Mode mode = Mode.fromId(session.modeId()).orElse(Mode.DEFAULT);
         String memory = session.host().keepsMemory() ? session.engine().memory().forPrompt(session.cwd()) : "";
-        return compose(new Context(session.cwd(), session.additionalDirectories(), mode, Set.copyOf(tools),
+        String prompt = compose(new Context(session.cwd(), session.additionalDirectories(), mode, Set.copyOf(tools),
                 System.getProperty("os.name") + " " + System.getProperty("os.arch"), LocalDate.now(), session.skills().all(),
                 memory));
+        ChildSessions.Role role = session.role();
+        return role == null ? prompt : prompt + "\n" + subagent(role.name(), role.instructions()) + "\n";
+    }
+
+    /**
+     * The last section of a subagent's prompt: that it works for the main agent, alone, and is heard only through its
+     * final message; then its definition's instructions.
+     */
+    static String subagent(String name, String instructions) {
+        return "# Subagent: " + name + "\n"
+                + "You are a subagent the main agent started for one task: the task is the user message. Work on it alone "
+                + "(nobody answers questions; decide and state your assumptions) with the tools you have, within the rules "
+                + "above. The main agent sees only your final message: make it complete on its own, concise, and factual.\n"
+                + (instructions == null || instructions.isBlank() ? "" : "\n" + instructions.strip() + "\n");
     }
 
     public static String compose(Context c) {

@@ -79,7 +79,8 @@ final class TurnRunner {
         boolean stopHookActive = false;
         String system = null; // composed with the first call's tools, then the same for the whole turn
 
-        for (int call = 0; call < maxModelCalls; call++) {
+        int limit = rt.role() == null ? maxModelCalls : rt.role().maxTurns();
+        for (int call = 0; call < limit; call++) {
             if (cancel.isCancelled()) return StopReason.CANCELLED;
             compaction.compactIfNeeded(rt, turn, cancel);
             List<ToolSource> available = sources.apply(rt);
@@ -158,8 +159,12 @@ final class TurnRunner {
         long used = usage != null && usage.total() > 0 ? usage.total() : rt.conversation().estimateTokens();
         if (usage != null) {
             EngineRecord.Usage rec = UsageTotals.record(turn.choice().value(), usage, turn.price());
-            SessionRecords.usage(rt, rec);
-            rt.usage(rt.usage().plus(rec));
+            Session payer = rt.role() == null ? rt : rt.role().parent(); // a subagent's calls count as its session's
+            SessionRecords.usage(payer, rec);
+            synchronized (payer) {
+                payer.usage(payer.usage().plus(rec));
+            }
+            if (payer != rt) rt.usage(rt.usage().plus(rec));
         }
         UsageTotals totals = rt.usage();
         AgentEvent.Cost cost = totals.currency() == null ? null : new AgentEvent.Cost(totals.cost(), totals.currency());

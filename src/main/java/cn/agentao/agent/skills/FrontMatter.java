@@ -6,21 +6,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The small YAML subset a {@code SKILL.md}'s front matter needs: {@code key: value} lines (plain, single- or
+ * The small YAML subset a {@code SKILL.md}'s (and an agent definition's) front matter needs: {@code key: value} lines (plain, single- or
  * double-quoted), block scalars ({@code key: |} or {@code key: >} with indented lines), lists as {@code [a, b]} or
  * as indented {@code - item} lines. Comments and unknown keys are ignored; anything else is an error with its line.
  */
-final class FrontMatter {
+public final class FrontMatter {
     /** The parsed document: the keys' values (a String or a List of Strings) and the body after the closing line. */
-    record Parsed(Map<String, Object> values, String body) {}
+    public record Parsed(Map<String, Object> values, String body) {}
 
-    static final class Invalid extends Exception {
-        Invalid(String message) { super(message); }
+    public static final class Invalid extends Exception {
+        public Invalid(String message) { super(message); }
     }
 
     private FrontMatter() {}
 
-    static Parsed parse(String text) throws Invalid {
+    public static Parsed parse(String text) throws Invalid {
         String t = text.startsWith("\uFEFF") ? text.substring(1) : text;
         List<String> lines = t.lines().toList();
         if (lines.isEmpty() || !lines.getFirst().strip().equals("---")) {
@@ -75,6 +75,20 @@ final class FrontMatter {
         StringBuilder body = new StringBuilder();
         for (int j = end + 1; j < lines.size(); j++) body.append(lines.get(j)).append('\n');
         return new Parsed(values, body.toString().strip());
+    }
+
+    /** The UTF-8 text of {@code file}, at most {@code maxBytes} long ({@code what} names it in the error: "a SKILL.md"). */
+    public static String read(java.nio.file.Path file, int maxBytes, String what) throws Invalid {
+        try {
+            long size = java.nio.file.Files.size(file);
+            if (size > maxBytes) throw new Invalid("it is " + size + " bytes, more than the " + maxBytes + " " + what + " may have");
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(file))).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new Invalid("it is not UTF-8 text");
+        } catch (java.io.IOException e) {
+            throw new Invalid("it cannot be read (" + e.getMessage() + ")");
+        }
     }
 
     private static String scalar(String s, int line) throws Invalid {

@@ -135,15 +135,7 @@ public final class SkillCatalog {
     }
 
     private static String read(Path file) throws FrontMatter.Invalid {
-        try {
-            long size = Files.size(file);
-            if (size > MAX_FILE_BYTES) throw new FrontMatter.Invalid("it is " + size + " bytes, more than the " + MAX_FILE_BYTES + " a SKILL.md may have");
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
-        } catch (CharacterCodingException e) {
-            throw new FrontMatter.Invalid("it is not UTF-8 text");
-        } catch (IOException e) {
-            throw new FrontMatter.Invalid("it cannot be read (" + e.getMessage() + ")");
-        }
+        return FrontMatter.read(file, MAX_FILE_BYTES, "a SKILL.md");
     }
 
     /**

@@ -52,4 +52,10 @@ public interface ConnectorSession {
 
     /** The project's trust changed: its configuration (the project's .env, models) is read afresh. */
     void projectTrustChanged();
+
+    /** Whether the user trusts the session's project (its own definitions, hooks and servers may be used). */
+    boolean projectTrusted();
+
+    /** Runs the session's subagents (child sessions), for its {@code task} tool. */
+    Subagents subagents();
 }

@@ -1,0 +1,271 @@
+package cn.agentao.agent.core;
+
+import cn.agentao.agent.cli.ToolCalls;
+import cn.agentao.agent.core.content.ContentBlock;
+import cn.agentao.agent.core.content.StopReason;
+import cn.agentao.agent.core.content.ToolCallContent;
+import cn.agentao.agent.core.content.ToolCallStatus;
+import cn.agentao.agent.core.content.TurnResult;
+import cn.agentao.agent.core.event.AgentEvent;
+import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.store.SessionStore;
+import cn.agentao.agent.store.SyncPolicy;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.RecordedRequest;
+import cn.agentao.agent.testing.Script;
+import cn.agentao.agent.tools.subagents.TaskTool;
+import cn.agentao.agent.trust.TrustedProjects;
+import cn.agentao.agent.util.Cancellation;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Subagents in-process: the real core with the task tool, the scripted model answering the parent and the child apart
+ * (a child's requests carry its own system prompt section), files on disk.
+ */
+@Timeout(60)
+class SubagentsTest {
+    @TempDir
+    Path dir;
+    FakeModelServer model;
+    SessionService sessions;
+    Path ws;
+    Path configDir;
+
+    @BeforeEach
+    void start() throws Exception {
+        model = FakeModelServer.start().whenEmptyFail();
+        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
+        env.put("HOME", dir.resolve("home").toString());
+        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
+        env.put("AGENT_SANDBOX", "none");
+        configDir = ConfigLocations.userConfigDir(env);
+        cn.agentao.agent.config.AgentConfig config = cn.agentao.agent.config.AgentConfig.load(env);
+        Engine engine = new Engine(config, ToolCalls.create(config));
+        sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
+        sessions.addConnector(new TaskTool(configDir));
+        ws = Files.createDirectories(dir.resolve("ws"));
+    }
+
+    @AfterEach
+    void stop() {
+        sessions.close();
+        model.close();
+    }
+
+    private Session open(FakeHost host) throws CoreException {
+        Session s = sessions.create(SessionService.Spec.of(ws), id -> host);
+        s.ready();
+        return s;
+    }
+
+    private static String system(RecordedRequest r) {
+        JsonNode first = r.messages().get(0);
+        return first.path("content").isTextual() ? first.path("content").asText() : first.path("content").toString();
+    }
+
+    private static Predicate<RecordedRequest> child(String agent) {
+        return r -> system(r).contains("# Subagent: " + agent);
+    }
+
+    private static List<String> toolNames(RecordedRequest r) {
+        List<String> names = new ArrayList<>();
+        for (JsonNode t : r.tools()) names.add(t.path("function").path("name").asText());
+        return names;
+    }
+
+    private static String taskDescription(RecordedRequest r) {
+        for (JsonNode t : r.tools()) if (t.path("function").path("name").asText().equals("task")) return t.path("function").path("description").asText();
+        return null;
+    }
+
+    private static String task(String agent, String prompt) {
+        return "{\"agent\":\"" + agent + "\",\"description\":\"look something up\",\"prompt\":\"" + prompt + "\"}";
+    }
+
+    private List<RecordedRequest> requests(Predicate<RecordedRequest> which) {
+        return model.requests().stream().filter(which).toList();
+    }
+
+    @Test
+    void theChildReadsAFileInItsOwnContextAndTheParentGetsOnlyItsAnswer() throws Exception {
+        Files.writeString(ws.resolve("notes.txt"), "the launch code is alpha-beta-gamma-42\n");
+        model.when(child("codebase-investigator")).reply(
+                Script.reply().toolCall("r1", "read_file", "{\"path\":\"notes.txt\"}").usage(1000, 10),
+                Script.reply().text("The code in notes.txt is alpha-beta-gamma-42.").usage(2000, 20));
+        model.enqueue(Script.reply().toolCall("t1", "task", task("codebase-investigator", "What is the launch code in notes.txt?")).usage(1, 1),
+                Script.reply().text("It is alpha-beta-gamma-42.").usage(1, 1));
+        FakeHost host = new FakeHost();
+        Session s = open(host);
+
+        TurnResult result = s.prompt(List.of(ContentBlock.text("Find the launch code")), Cancellation.NONE);
+
+        assertEquals(StopReason.END_TURN, result.stopReason());
+        RecordedRequest first = model.requests().getFirst();
+        assertTrue(taskDescription(first).contains("- codebase-investigator: "), taskDescription(first));
+        assertTrue(taskDescription(first).contains("- general-purpose: "), taskDescription(first));
+        List<RecordedRequest> childRequests = requests(child("codebase-investigator"));
+        assertEquals(2, childRequests.size());
+        assertEquals(java.util.Set.of("read_file", "list_directory", "glob", "grep"), java.util.Set.copyOf(toolNames(childRequests.getFirst())),
+                "the investigator is offered the read tools only, and no task");
+        assertTrue(childRequests.getFirst().lastUserMessage().contains("What is the launch code in notes.txt?"));
+        assertFalse(childRequests.getFirst().rawBody().contains("Find the launch code"), "the child does not see the parent's conversation");
+        assertTrue(childRequests.getLast().rawBody().contains("the launch code is alpha-beta-gamma-42"), "the child read the file");
+        RecordedRequest parentLast = model.requests().getLast();
+        assertFalse(child("codebase-investigator").test(parentLast));
+        assertTrue(parentLast.rawBody().contains("The code in notes.txt is alpha-beta-gamma-42."), "the child's answer is the task's result");
+        assertFalse(parentLast.rawBody().contains("the launch code is alpha-beta-gamma-42"), "the file's text stayed in the child's context");
+        String progress = host.of(AgentEvent.ToolCallUpdated.class).stream().filter(u -> u.toolCallId().equals("t1") && u.content() != null)
+                .flatMap(u -> u.content().stream()).map(SubagentsTest::text).reduce("", String::concat);
+        assertTrue(progress.contains("→ Read notes.txt"), "the task call shows the child's steps: " + progress);
+        assertTrue(host.of(AgentEvent.ToolCallStarted.class).stream().noneMatch(t -> t.toolCallId().equals("r1")),
+                "the child's own calls are not the parent's tool calls");
+        assertEquals(3002, s.usage().input(), "the child's tokens count as the session's");
+        assertEquals(4, s.usage().calls());
+    }
+
+    private static String text(ToolCallContent c) {
+        return c instanceof ToolCallContent.Content t && t.content() instanceof ContentBlock.Text x ? x.text() : "";
+    }
+
+    @Test
+    void theReadOnlyInvestigatorCannotWriteEvenWhenItCallsAWriteTool() throws Exception {
+        model.when(child("codebase-investigator")).reply(
+                Script.reply().toolCall("w1", "write_file", "{\"path\":\"planted.txt\",\"content\":\"x\"}"),
+                Script.textReply("I could not write."));
+        model.enqueue(Script.reply().toolCall("t1", "task", task("codebase-investigator", "Write planted.txt")), Script.textReply("ok"));
+        Session s = open(new FakeHost());
+
+        s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+
+        assertFalse(Files.exists(ws.resolve("planted.txt")), "nothing was written");
+        RecordedRequest second = requests(child("codebase-investigator")).getLast();
+        assertTrue(second.rawBody().contains("There is no tool named \\\"write_file\\\""), second.rawBody());
+        assertTrue(system(second).contains("# Mode: read-only"), "the investigator runs in read-only mode");
+    }
+
+    @Test
+    void aChildsPermissionQuestionReachesTheUserLabelledWithTheChild() throws Exception {
+        model.when(child("general-purpose")).reply(
+                Script.reply().toolCall("c1", "run_shell_command", "{\"command\":\"touch made.txt\",\"description\":\"make it\"}"),
+                Script.textReply("Made made.txt."));
+        model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Create made.txt")), Script.textReply("ok"));
+        FakeHost host = new FakeHost().answer("allow_once");
+        Session s = open(host);
+
+        s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+
+        assertEquals(1, host.approvals.size());
+        AgentEvent.ToolCallStarted asked = host.approvals.getFirst().toolCall();
+        assertTrue(asked.title().startsWith("[general-purpose] "), asked.title());
+        assertTrue(Files.exists(ws.resolve("made.txt")), "the approved command ran");
+        assertTrue(host.of(AgentEvent.ToolCallUpdated.class).stream().anyMatch(u -> u.toolCallId().equals(asked.toolCallId())
+                && u.status() == ToolCallStatus.COMPLETED), "the call asked about is shown finished");
+        List<String> tools = toolNames(requests(child("general-purpose")).getFirst());
+        assertTrue(tools.contains("write_file") && !tools.contains("task"), "general-purpose has the tools but task: " + tools);
+        assertTrue(model.requests().getLast().rawBody().contains("Made made.txt."));
+    }
+
+    @Test
+    void cancellingTheParentsTurnStopsTheChild() throws Exception {
+        model.when(child("general-purpose")).reply(Script.reply().hang());
+        model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Think forever")));
+        FakeHost host = new FakeHost();
+        Session s = open(host);
+
+        CompletableFuture<TurnResult> turn = CompletableFuture.supplyAsync(() -> {
+            try {
+                return s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+            } catch (CoreException.Busy e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        RecordedRequest childRequest = awaitRequest(child("general-purpose"));
+        assertTrue(s.cancel());
+
+        assertEquals(StopReason.CANCELLED, turn.get().stopReason());
+        assertTrue(childRequest.awaitClientDisconnect(Duration.ofSeconds(20)), "the child's model request was abandoned");
+        AgentEvent.ToolCallUpdated last = host.of(AgentEvent.ToolCallUpdated.class).stream().filter(u -> u.toolCallId().equals("t1"))
+                .reduce((a, b) -> b).orElseThrow();
+        assertEquals(ToolCallStatus.FAILED, last.status());
+    }
+
+    private RecordedRequest awaitRequest(Predicate<RecordedRequest> which) throws InterruptedException {
+        for (int n = 1; ; n++) {
+            model.awaitRequests(n, Duration.ofSeconds(30));
+            List<RecordedRequest> found = requests(which);
+            if (!found.isEmpty()) return found.getFirst();
+            if (model.requests().size() < n) fail("no request came");
+        }
+    }
+
+    private static final String HELPER = """
+            ---
+            name: doc-writer
+            description: Writes the project's documentation
+            tools: Read, Grep, Write
+            max_turns: 3
+            ---
+            Write plain English.
+            """;
+
+    @Test
+    void anUntrustedProjectsAgentIsNotLoadedATrustedOnesIs() throws Exception {
+        Files.createDirectories(ws.resolve(".agent/agents"));
+        Files.writeString(ws.resolve(".agent/agents/doc-writer.md"), HELPER);
+        model.enqueue(Script.reply().toolCall("t1", "task", task("doc-writer", "Document it")), Script.textReply("ok"));
+        FakeHost host = new FakeHost();
+        Session s = open(host);
+
+        s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+
+        assertFalse(taskDescription(model.requests().getFirst()).contains("doc-writer"));
+        assertTrue(model.requests().getLast().rawBody().contains("there is no agent 'doc-writer'"));
+        assertTrue(host.of(AgentEvent.Notice.class).stream().anyMatch(n -> n.text().contains("not trusted")), "the user is told why");
+        assertTrue(requests(child("doc-writer")).isEmpty());
+
+        new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS)).record(ws, true, null);
+        model.reset();
+        model.whenEmptyFail();
+        model.when(child("doc-writer")).reply(Script.textReply("Documented."));
+        model.enqueue(Script.reply().toolCall("t2", "task", task("doc-writer", "Document it")), Script.textReply("ok"));
+        Session trusted = open(new FakeHost());
+        trusted.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+
+        assertTrue(taskDescription(model.requests().getFirst()).contains("- doc-writer: Writes the project's documentation (tools: read_file, grep, write_file)"));
+        RecordedRequest childRequest = requests(child("doc-writer")).getFirst();
+        assertEquals(java.util.Set.of("read_file", "grep", "write_file"), java.util.Set.copyOf(toolNames(childRequest)));
+        assertTrue(system(childRequest).contains("Write plain English."), "the body is the child's instructions");
+        assertTrue(model.requests().getLast().rawBody().contains("Documented."));
+    }
+
+    @Test
+    void aChildStopsAtItsTurnLimitAndTheParentIsToldSo() throws Exception {
+        Files.createDirectories(configDir.resolve("agents"));
+        Files.writeString(configDir.resolve("agents/looper.md"), "---\nname: looper\ndescription: Loops\ntools: [glob]\nmax_turns: 2\n---\n");
+        model.when(child("looper")).replyAlways(Script.reply().toolCall("g", "glob", "{\"pattern\":\"*\"}"));
+        model.enqueue(Script.reply().toolCall("t1", "task", task("looper", "Loop")), Script.textReply("ok"));
+        Session s = open(new FakeHost());
+
+        s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+
+        assertEquals(2, requests(child("looper")).size(), "max_turns bounds the child's model calls");
+        assertTrue(model.requests().getLast().rawBody().contains("it reached its limit of 2 model calls"), model.requests().getLast().rawBody());
+    }
+}
