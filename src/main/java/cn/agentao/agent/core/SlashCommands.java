@@ -25,6 +25,7 @@ public final class SlashCommands {
             new AvailableCommand("mode", "Switch the permission mode", "read-only | workspace-write | full-access | plan"),
             new AvailableCommand("memory", "Show, add or forget what the agent remembers across sessions",
                     "show | add [--user] <fact> | forget <number or text>"),
+            new AvailableCommand("ps", "List the commands running in the background", null),
             new AvailableCommand("help", "List the commands", null));
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
