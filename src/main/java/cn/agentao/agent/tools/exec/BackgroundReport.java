@@ -57,6 +57,6 @@ final class BackgroundReport {
 
     private static String exit(Integer code) {
         if (code == null) return "";
-        return code > 128 && code < 128 + 65 ? " (exit code " + code + ": signal " + (code - 128) + ")" : " with exit code " + code;
+        return " with code " + code + (code > 128 && code < 128 + 65 ? " (signal " + (code - 128) + ")" : "");
     }
 }
