@@ -63,7 +63,7 @@ class BackgroundShellIT {
     }
 
     private static ToolResult output(ToolContext ctx, String id) throws Exception {
-        return run(new ShellOutputTool(), ctx, Json.object().put("id", id).toString());
+        return run(BackgroundCommandTool.output(), ctx, Json.object().put("id", id).toString());
     }
 
     /** Reads until {@code pattern} shows in what was read (after {@code before}), returns all that was read. */
@@ -136,7 +136,7 @@ class BackgroundShellIT {
         long pid = table.get("bg1").orElseThrow().process().pid();
         List<ProcessHandle> tree = tree(pid);
         assertTrue(tree.size() >= 2, "the server and the sleep it started: " + tree);
-        String killed = run(new ShellKillTool(), ctx, "{\"id\":\"bg1\"}").forModel();
+        String killed = run(BackgroundCommandTool.kill(), ctx, "{\"id\":\"bg1\"}").forModel();
         assertTrue(killed.contains("bg1 was ended by shell_kill"), killed);
         await("the group and every process of it ended", () -> group(pid).isEmpty() && noneRuns(tree));
         assertTrue(output(ctx, "bg1").forModel().contains("was ended by shell_kill"));
@@ -169,7 +169,7 @@ class BackgroundShellIT {
         assertTrue(refused.isError());
         assertTrue(refused.forModel().contains(BackgroundProcesses.LIMIT + " background commands are already running")
                 && refused.forModel().contains("shell_kill"), refused.forModel());
-        run(new ShellKillTool(), ctx, "{\"id\":\"bg2\"}");
+        run(BackgroundCommandTool.kill(), ctx, "{\"id\":\"bg2\"}");
         assertTrue(start(ctx, "sleep 1099").contains("bg" + (BackgroundProcesses.LIMIT + 1)));
     }
 
@@ -212,7 +212,7 @@ class BackgroundShellIT {
         assertFalse(Files.exists(outside.resolve("x.txt")));
         assertTrue(table.get("bg1").orElseThrow().describe().contains("sandboxed"));
         List<ProcessHandle> all = tree(table.get("bg1").orElseThrow().process().pid());
-        run(new ShellKillTool(), ctx, "{\"id\":\"bg1\"}");
+        run(BackgroundCommandTool.kill(), ctx, "{\"id\":\"bg1\"}");
         await("the sandbox and what ran in it ended", () -> noneRuns(all));
     }
 }
