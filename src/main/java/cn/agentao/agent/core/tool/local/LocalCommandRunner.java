@@ -111,11 +111,12 @@ public final class LocalCommandRunner implements CommandRunner {
     /**
      * The guard of an unconfined background command: keeps the pipe from the agent on fd 3 in a subshell of the
      * group (stdin of the command itself is {@code /dev/null}), and when it reads end-of-file (the agent's process
-     * is gone) sends SIGTERM to the group, then SIGKILL. Run as {@code bash -c GUARD name commandLine} under setsid.
+     * is gone) sends SIGTERM to the group (which it then ignores itself), then SIGKILL. Until then a SIGTERM to the
+     * group ends the guard with the rest. Run as {@code bash -c GUARD name commandLine} under setsid.
      */
     static final String GUARD = """
             exec 3<&0 </dev/null
-            ( trap '' TERM; read -r _ <&3; kill -TERM -$$; sleep 1; kill -KILL -$$ ) >/dev/null 2>&1 &
+            ( read -r _ <&3; trap '' TERM; kill -TERM -$$; sleep 1; kill -KILL -$$ ) >/dev/null 2>&1 &
             exec 3<&-
             exec bash -c "$1"
             """;
