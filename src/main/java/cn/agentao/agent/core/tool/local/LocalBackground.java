@@ -15,10 +15,12 @@ import java.nio.charset.StandardCharsets;
  * A command running in the background on this machine, in a process group of its own. Its output is read by a
  * thread into a buffer of what has not been read yet, bounded: past {@code unreadLimit} characters the oldest are
  * dropped and counted. When its first process ends, whatever is left of its group is ended too, and a sandbox launch
- * is closed.
+ * is closed; it counts as ended from then on, even if a process that left its group still holds its output open.
  */
 final class LocalBackground implements CommandRunner.Background {
     private static final Logger log = LoggerFactory.getLogger(LocalBackground.class);
+    /** How long the end waits for the last output once the group is ended. */
+    private static final long DRAIN_MS = 1000;
 
     private final Process process;
     private final SandboxLaunch launch;
@@ -26,7 +28,7 @@ final class LocalBackground implements CommandRunner.Background {
     private final int unreadLimit;
     private final StringBuilder unread = new StringBuilder(); // guarded by this
     private long dropped; // guarded by this
-    private boolean ended; // guarded by this: the process exited and its output is read to the end
+    private boolean ended; // guarded by this: the process exited (and its output was read to the end, or for a while)
     private Integer exitCode; // guarded by this
     private String sandboxFailure; // guarded by this
     private volatile boolean killed;
@@ -36,23 +38,17 @@ final class LocalBackground implements CommandRunner.Background {
         this.launch = launch;
         this.processGroup = processGroup;
         this.unreadLimit = unreadLimit;
-        Thread.ofVirtual().name("background-output-" + process.pid()).start(this::pump);
-        // what it left running in its group (which may hold its output open) ends with it
-        process.onExit().thenRunAsync(() -> LocalCommandRunner.killTree(process, processGroup), r -> Thread.ofVirtual().start(r));
+        Thread pump = Thread.ofVirtual().name("background-output-" + process.pid()).start(this::pump);
+        process.onExit().thenRunAsync(() -> exited(pump), r -> Thread.ofVirtual().start(r));
     }
 
-    private void pump() {
-        char[] buf = new char[8192];
-        try (Reader in = new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
-            int n;
-            while ((n = in.read(buf)) >= 0) append(buf, n);
-        } catch (IOException e) {
-            log.debug("output of background pid {} closed: {}", process.pid(), e.getMessage());
-        }
-        Integer code = null;
+    /** Its first process exited: what it left in its group ends with it; then its end is noted, with the last output. */
+    private void exited(Thread pump) {
+        LocalCommandRunner.killTree(process, processGroup);
+        Integer code = process.exitValue();
         String failure = null;
         try {
-            code = process.waitFor();
+            pump.join(DRAIN_MS);
             if (launch != null) failure = launch.failure();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -64,6 +60,16 @@ final class LocalBackground implements CommandRunner.Background {
             sandboxFailure = failure;
             ended = true;
             notifyAll();
+        }
+    }
+
+    private void pump() {
+        char[] buf = new char[8192];
+        try (Reader in = new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
+            int n;
+            while ((n = in.read(buf)) >= 0) append(buf, n);
+        } catch (IOException e) {
+            log.debug("output of background pid {} closed: {}", process.pid(), e.getMessage());
         }
     }
 
