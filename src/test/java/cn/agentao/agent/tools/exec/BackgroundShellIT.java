@@ -189,21 +189,6 @@ class BackgroundShellIT {
     }
 
     @Test
-    void itEndsWhenItsShellExitsEvenIfAProcessThatLeftItsGroupHoldsItsOutput() throws Exception {
-        ToolContext ctx = context(null);
-        try {
-            start(ctx, "setsid sleep 1020 & echo forked");
-            BackgroundProcesses.Entry e = table.get("bg1").orElseThrow();
-            await("it counts as ended", () -> !e.process().running());
-            assertEquals(List.of(), table.running());
-            assertTrue(output(ctx, "bg1").forModel().contains("bg1 has exited with code 0"));
-        } finally {
-            ProcessHandle.allProcesses().filter(h -> h.info().commandLine().orElse("").contains("sleep 1020"))
-                    .forEach(ProcessHandle::destroyForcibly);
-        }
-    }
-
-    @Test
     void anUnknownIdIsAClearError() throws Exception {
         ToolContext ctx = context(null);
         ToolException e = assertThrows(ToolException.class, () -> output(ctx, "bg7"));
