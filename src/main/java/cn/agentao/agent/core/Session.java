@@ -11,6 +11,7 @@ import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.Host;
 import cn.agentao.agent.core.repository.SessionBusyException;
 import cn.agentao.agent.core.repository.SessionStoreException;
+import cn.agentao.agent.core.tool.BackgroundProcesses;
 import cn.agentao.agent.core.tool.CommandSource;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.permission.Mode;
@@ -66,6 +67,7 @@ public final class Session {
     private final List<Runnable> whenReady = new ArrayList<>(); // guarded by this
     private volatile Runnable onClose = () -> { };
     private volatile Checkpoints checkpoints = Checkpoints.none();
+    private final BackgroundProcesses background = new BackgroundProcesses();
     private final java.util.concurrent.atomic.AtomicReference<cn.agentao.agent.skills.SkillCatalog> skills = new java.util.concurrent.atomic.AtomicReference<>();
     private volatile ChildSessions.Role role; // set when this is a subagent's session
 
@@ -94,6 +96,9 @@ public final class Session {
     /** The title (from the first prompt, or restored), or null. */
     public String title() { return title; }
     public boolean isClosed() { return closed; }
+
+    /** The commands it runs in the background (ended when it closes). */
+    public BackgroundProcesses background() { return background; }
 
     /**
      * The door's user knows the session now (ACP: after the session/new answer went out): notices held until then
@@ -199,6 +204,7 @@ public final class Session {
         closed = true;
         cancel();
         onClose.run();
+        background.close();
         for (AutoCloseable r : resources) {
             try {
                 r.close();

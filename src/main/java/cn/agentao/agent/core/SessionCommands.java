@@ -1,6 +1,7 @@
 package cn.agentao.agent.core;
 
 import cn.agentao.agent.core.content.AvailableCommand;
+import cn.agentao.agent.core.tool.BackgroundProcesses;
 import cn.agentao.agent.core.tool.CommandSource;
 import cn.agentao.agent.core.tool.ToolException;
 import cn.agentao.agent.core.content.ContentBlock;
@@ -87,6 +88,16 @@ final class SessionCommands {
                 say(session, prompt, session.host().keepsMemory() ? memory.run(session.cwd(), c.arguments())
                         : "This session keeps no memory: memory is kept only for this machine's user, not for a space "
                         + "or a remote caller.");
+                return StopReason.END_TURN;
+            }
+            case "ps" -> {
+                List<BackgroundProcesses.Entry> all = session.background().all();
+                StringBuilder sb = new StringBuilder(all.isEmpty() ? "No command was started in the background in this session.\n"
+                        : "Background commands:\n");
+                for (BackgroundProcesses.Entry e : all) {
+                    sb.append("- ").append(e.describe()).append(": ").append(e.process().running() ? "running" : "ended").append('\n');
+                }
+                say(session, prompt, sb.toString());
                 return StopReason.END_TURN;
             }
             case "undo", "rewind" -> {

@@ -29,6 +29,7 @@ public final class SlashCommands {
             new AvailableCommand("undo", "Take back the files the last turn changed (write_file, edit)", null),
             new AvailableCommand("rewind", "Put the files back as they were before turn N; without N, list the turns",
                     "turn number"),
+            new AvailableCommand("ps", "List the commands running in the background", null),
             new AvailableCommand("help", "List the commands", null));
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 

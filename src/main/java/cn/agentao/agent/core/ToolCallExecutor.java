@@ -125,7 +125,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
             }
         });
         boolean forUser = rt.host().answersForUser();
-        SimpleToolContext ctx = SimpleToolContext.of(rt.id(), ws, env, cancel, () -> confinement(mode, ws, forUser));
+        SimpleToolContext ctx = SimpleToolContext.of(rt.id(), ws, env, cancel, () -> confinement(mode, ws, forUser), rt.background());
         ToolInvocation invocation;
         try {
             invocation = preparation.prepare(ctx);

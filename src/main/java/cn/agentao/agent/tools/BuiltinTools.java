@@ -6,6 +6,7 @@ import cn.agentao.agent.core.tool.Tool;
 import cn.agentao.agent.core.tool.ToolRegistry;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.permission.NetworkGuard;
+import cn.agentao.agent.tools.exec.BackgroundCommandTool;
 import cn.agentao.agent.tools.exec.RunShellCommandTool;
 import cn.agentao.agent.tools.files.EditTool;
 import cn.agentao.agent.tools.files.ListDirectoryTool;
@@ -48,7 +49,8 @@ public final class BuiltinTools implements ToolSource {
     public static BuiltinTools create(NetworkGuard guard, WebSearchConfig search) {
         RunShellCommandTool shell = new RunShellCommandTool();
         List<Tool> tools = new ArrayList<>(List.of(new ReadFileTool(), new WriteFileTool(), new EditTool(),
-                new ListDirectoryTool(), new GlobTool(), new GrepTool(), shell, new WebFetchTool(guard)));
+                new ListDirectoryTool(), new GlobTool(), new GrepTool(), shell, BackgroundCommandTool.output(), BackgroundCommandTool.kill(),
+                new WebFetchTool(guard)));
         if (search != null) tools.add(new WebSearchTool(guard, search));
         tools.addAll(List.of(new TodoWriteTool(), new AskUserTool()));
         return new BuiltinTools(new ToolRegistry(tools), shell);

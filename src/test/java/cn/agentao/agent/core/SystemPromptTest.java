@@ -135,4 +135,15 @@ class SystemPromptTest {
         assertTrue(SystemPrompt.sections(context(Mode.WORKSPACE_WRITE, Set.of("save_memory"))).get("tools").contains("`save_memory`"));
         assertFalse(SystemPrompt.sections(context(Mode.WORKSPACE_WRITE, ALL_TOOLS)).get("tools").contains("save_memory"));
     }
+
+    @Test
+    void backgroundCommandsRunningAreListedLastAndOnlyWhileSomeRun() {
+        assertEquals("", SystemPrompt.background(List.of()));
+        String s = SystemPrompt.background(List.of("bg1: `npm run dev` (pid 12, sandboxed)", "bg3: `make watch` (pid 40, outside the sandbox)"));
+        assertTrue(s.startsWith("\n# Background commands running\n- bg1: `npm run dev` (pid 12, sandboxed)\n- bg3: `make watch`"), s);
+        assertTrue(s.contains("`shell_output`") && s.contains("`shell_kill`"), s);
+        String tools = SystemPrompt.sections(context(Mode.WORKSPACE_WRITE, Set.of("run_shell_command", "shell_output"))).get("tools");
+        assertTrue(tools.contains("`\"background\": true`"), tools);
+        assertFalse(SystemPrompt.sections(context(Mode.WORKSPACE_WRITE, ALL_TOOLS)).get("tools").contains("background"));
+    }
 }

@@ -35,7 +35,7 @@ class ToolRegistryTest {
     void builtinsAreAllThereWithObjectSchemas() {
         ToolRegistry registry = new ToolRegistry(BuiltinTools.create(NetworkGuard.standard()).all());
         assertEquals(List.of("read_file", "write_file", "edit", "list_directory", "glob", "grep", "run_shell_command",
-                "web_fetch", "todo_write", "ask_user"), registry.all().stream().map(Tool::name).toList());
+                "shell_output", "shell_kill", "web_fetch", "todo_write", "ask_user"), registry.all().stream().map(Tool::name).toList());
         for (Tool t : registry.all()) {
             ObjectNode schema = t.inputSchema();
             assertEquals("object", schema.get("type").asText(), t.name());
@@ -72,8 +72,8 @@ class ToolRegistryTest {
             }
         };
         ToolRegistry session = registry.with(List.of(extra));
-        assertEquals(11, session.all().size());
-        assertEquals(10, registry.all().size(), "the shared registry is untouched");
+        assertEquals(13, session.all().size());
+        assertEquals(12, registry.all().size(), "the shared registry is untouched");
         assertThrows(IllegalArgumentException.class, () -> registry.with(List.of(new ReadFileTool())));
     }
 

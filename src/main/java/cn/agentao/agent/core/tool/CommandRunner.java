@@ -17,6 +17,45 @@ public interface CommandRunner {
     Result run(Spec spec, Listener listener, Cancellation cancellation) throws IOException, InterruptedException;
 
     /**
+     * Starts {@code bash -c commandLine} in the spec's cwd (and sandbox) and returns at once; the spec's timeout does
+     * not apply. The process ends with {@link Background#kill()}, and at the latest when the agent's process ends, however
+     * it ends (see {@code docs/tools.md}).
+     *
+     * @throws IOException when it cannot be started, or this runner cannot run commands in the background
+     */
+    default Background start(Spec spec) throws IOException, InterruptedException {
+        throw new IOException("commands cannot run in the background here");
+    }
+
+    /** A command running in the background. Thread-safe. */
+    interface Background {
+        /** The process id of its process (group leader), for the user to see. */
+        long pid();
+
+        /** Whether it still runs. */
+        boolean running();
+
+        /** What it printed since the last read (bounded), and whether it ended. */
+        Output read();
+
+        /** Waits until it printed something unread or ended, at most {@code millis}. */
+        void awaitOutput(long millis) throws InterruptedException;
+
+        /** Ends it and everything it started (SIGTERM, then SIGKILL to what is left); returns once they are gone. */
+        void kill();
+    }
+
+    /**
+     * @param text           output (stdout and stderr merged) since the last read
+     * @param dropped        characters printed since the last read that did not fit and were dropped (the oldest)
+     * @param running        whether it still runs
+     * @param exitCode       its exit code once it ended (128 + n when ended by signal n)
+     * @param killed         whether it was ended by {@link Background#kill()}
+     * @param sandboxFailure the sandbox's own error when it could not start the command (which then did not run)
+     */
+    record Output(String text, long dropped, boolean running, Integer exitCode, boolean killed, String sandboxFailure) {}
+
+    /**
      * @param outputLimit how many characters of output the result keeps (beginning and end, or only the end
      *                    for a client terminal)
      * @param sandbox     the OS sandbox to run it in, or null to run it unconfined

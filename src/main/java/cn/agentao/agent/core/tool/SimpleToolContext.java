@@ -16,11 +16,18 @@ import java.util.function.Supplier;
  */
 public record SimpleToolContext(String sessionId, Path cwd, List<Path> roots, FileAccess files,
                                 CommandRunner commands, UserQuestions questions,
-                                Cancellation cancellation, Supplier<Confinement> sandboxes) implements ToolContext {
+                                Cancellation cancellation, Supplier<Confinement> sandboxes,
+                                BackgroundProcesses background) implements ToolContext {
 
     public SimpleToolContext {
         roots = List.copyOf(roots);
         if (sandboxes == null) sandboxes = () -> null;
+    }
+
+    /** No commands in the background. */
+    public SimpleToolContext(String sessionId, Path cwd, List<Path> roots, FileAccess files, CommandRunner commands,
+                             UserQuestions questions, Cancellation cancellation, Supplier<Confinement> sandboxes) {
+        this(sessionId, cwd, roots, files, commands, questions, cancellation, sandboxes, null);
     }
 
     /** Commands run unconfined. */
@@ -31,8 +38,13 @@ public record SimpleToolContext(String sessionId, Path cwd, List<Path> roots, Fi
 
     public static SimpleToolContext of(String sessionId, Workspace workspace, ToolEnvironment env,
                                        Cancellation cancellation, Supplier<Confinement> sandbox) {
+        return of(sessionId, workspace, env, cancellation, sandbox, null);
+    }
+
+    public static SimpleToolContext of(String sessionId, Workspace workspace, ToolEnvironment env,
+                                       Cancellation cancellation, Supplier<Confinement> sandbox, BackgroundProcesses background) {
         return new SimpleToolContext(sessionId, workspace.cwd(), workspace.roots(), env.files(), env.commands(),
-                env.questions(), cancellation, sandbox);
+                env.questions(), cancellation, sandbox, background);
     }
 
     @Override

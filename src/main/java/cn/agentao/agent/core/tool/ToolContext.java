@@ -26,4 +26,7 @@ public interface ToolContext {
 
     /** The OS sandbox commands run in by default in this session's mode, or null when they run unconfined. */
     default Confinement sandbox() { return null; }
+
+    /** The session's background commands, or null when commands cannot run in the background here. */
+    default BackgroundProcesses background() { return null; }
 }

@@ -62,6 +62,12 @@ record AcpEnvironment(ClientCapabilities caps, Calls client, String sessionId) i
         public Result run(Spec spec, Listener listener, Cancellation cancellation) throws IOException, InterruptedException {
             return (spec.sandbox() != null ? local : terminal).run(spec, listener, cancellation);
         }
+
+        /** Background commands run here: a client terminal outlives nothing it could be tied to (see docs/tools.md). */
+        @Override
+        public Background start(Spec spec) throws IOException, InterruptedException {
+            return local.start(spec);
+        }
     }
 
     /** Reads from one place, writes to another. */

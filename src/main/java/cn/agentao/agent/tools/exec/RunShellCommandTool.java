@@ -1,5 +1,6 @@
 package cn.agentao.agent.tools.exec;
 
+import cn.agentao.agent.core.tool.BackgroundProcesses;
 import cn.agentao.agent.core.tool.CommandRunner;
 import cn.agentao.agent.core.tool.SandboxedInvocation;
 import cn.agentao.agent.core.tool.ShellTool;
@@ -48,6 +49,8 @@ public final class RunShellCommandTool implements ShellTool {
      * The conversation keeps {@link #OUTPUT_LIMIT} of it, as of the model's commands.
      */
     static final int USER_OUTPUT_LIMIT = 4 * 1024 * 1024;
+    /** How long a background start waits for the command's first output (or its end) before it returns. */
+    static final long FIRST_OUTPUT_MS = 1000;
 
     private static final ObjectNode SCHEMA = ToolArgs.schema("""
             {"type":"object","properties":{
@@ -55,7 +58,8 @@ public final class RunShellCommandTool implements ShellTool {
               "directory":{"type":"string","description":"Directory to run in: absolute, or relative to the working directory (default: the working directory)."},
               "timeout":{"type":"integer","minimum":1,"maximum":600,"description":"Seconds before the command is killed (default 120, at most 600)."},
               "description":{"type":"string","description":"A few words saying what the command does, shown to the user."},
-              "sandbox":{"type":"boolean","description":"false to ask the user up front to run it outside the sandbox, when it needs the network or writes outside the workspace; say why in description (default true)."}
+              "sandbox":{"type":"boolean","description":"false to ask the user up front to run it outside the sandbox, when it needs the network or writes outside the workspace; say why in description (default true)."},
+              "background":{"type":"boolean","description":"true to start it and return at once with an id and its first output, for a server, watcher or long build; read it with shell_output, end it with shell_kill; no timeout applies (default false)."}
             },"required":["command"],"additionalProperties":false}""");
 
     @Override
@@ -68,7 +72,9 @@ public final class RunShellCommandTool implements ShellTool {
                 + "keeps its beginning and end. Prefer read_file, grep, glob and edit for files. Except in full-access "
                 + "mode it runs in an OS sandbox: it sees the system's programs, the workspace and tool chain caches only (other "
                 + "directories and the home are absent, .env files read as empty), no network, a private /tmp, and writes "
-                + "only inside the workspace (none in read-only and plan modes; never to .git, .agent, .env, AGENTS.md).";
+                + "only inside the workspace (none in read-only and plan modes; never to .git, .agent, .env, AGENTS.md). "
+                + "With background: true it keeps running (same sandbox) until shell_kill or the end of the session, at most "
+                + BackgroundProcesses.LIMIT + " at once.";
     }
 
     @Override
@@ -87,29 +93,33 @@ public final class RunShellCommandTool implements ShellTool {
         if (!Files.isDirectory(dir)) throw new ToolException(NAME + ": directory not found: " + dir);
         Integer timeout = ToolArgs.integer(args, "timeout");
         boolean outside = args.has("sandbox") && !args.get("sandbox").asBoolean(true);
+        boolean background = args.has("background") && args.get("background").asBoolean(false);
+        if (background) BackgroundReport.table(NAME, ctx);
         return new Invocation(ctx, command, dir, Duration.ofSeconds(timeout == null ? DEFAULT_TIMEOUT_S : timeout),
-                ToolArgs.string(args, "description"), outside, List.of(), false);
+                ToolArgs.string(args, "description"), outside, List.of(), background, false);
     }
 
     @Override
     public ToolInvocation prepareCommand(String commandLine, ToolContext ctx) throws ToolException {
         Invocation i = (Invocation) prepare(Json.object().put("command", commandLine), ctx);
-        return new Invocation(i.ctx, i.command, i.dir, i.timeout, i.what, i.outside, i.readable, true);
+        return new Invocation(i.ctx, i.command, i.dir, i.timeout, i.what, i.outside, i.readable, i.background, true);
     }
 
     /**
      * @param outside  run outside the sandbox (asked for, or approved after a failure inside)
      * @param readable paths the user let this command read besides what the sandbox shows (read-only)
+     * @param background start it in the session's background table and return at once
      * @param user     the user's own command: its output is shown them whole (up to {@link #USER_OUTPUT_LIMIT})
      */
     private record Invocation(ToolContext ctx, String command, Path dir, Duration timeout, String what, boolean outside,
-                              List<Path> readable, boolean user) implements SandboxedInvocation {
+                              List<Path> readable, boolean background, boolean user) implements SandboxedInvocation {
         @Override
         public String title() {
             // the whole command, never cut short: the title is what a person approves (each door shows it inert)
             String oneLine = command.strip().replace("\n", " ⏎ ");
             String where = dir.equals(ctx.cwd().normalize()) ? "" : " in " + ToolPaths.display(ctx, dir);
-            return (what != null && !what.isBlank() ? what.strip() + ": " : "") + "Run `" + oneLine + "`" + where;
+            return (what != null && !what.isBlank() ? what.strip() + ": " : "") + (background ? "Start in the background `" : "Run `")
+                    + oneLine + "`" + where;
         }
 
         @Override
@@ -120,14 +130,14 @@ public final class RunShellCommandTool implements ShellTool {
 
         @Override
         public ToolInvocation outsideSandbox() {
-            return new Invocation(ctx, command, dir, timeout, what, true, List.of(), user);
+            return new Invocation(ctx, command, dir, timeout, what, true, List.of(), background, user);
         }
 
         @Override
         public ToolInvocation withReadable(Path path) {
             List<Path> more = new java.util.ArrayList<>(readable);
             more.add(path);
-            return new Invocation(ctx, command, dir, timeout, what, false, List.copyOf(more), user);
+            return new Invocation(ctx, command, dir, timeout, what, false, List.copyOf(more), background, user);
         }
 
         @Override
@@ -149,6 +159,7 @@ public final class RunShellCommandTool implements ShellTool {
                 shown.addAll(readable);
                 box = new Confinement(box.sandbox(), box.policy().withPaths(shown, box.policy().writablePaths()));
             }
+            if (background) return startInBackground(box);
             // what a writable sandbox lets a command leave for the user's next git command is disarmed afterwards
             PlantedGitCode planted = box != null && box.policy().writable() ? PlantedGitCode.before(box.policy().roots(), dir) : null;
             CreatedProtectedNames created = box != null && box.policy().writable() ? CreatedProtectedNames.before(box.policy().roots()) : null;
@@ -214,6 +225,33 @@ public final class RunShellCommandTool implements ShellTool {
             raw.put("sandboxed", box != null);
             if (denied) raw.put("sandboxDenied", true);
             return new ToolResult(forModel.toString(), display, failed, raw, denied ? new ToolSignal.SandboxDenied(hidden) : null);
+        }
+
+        /**
+         * Starts it in the session's background table and returns its first output (what it printed within
+         * {@link #FIRST_OUTPUT_MS}). What a writable sandbox lets it leave for the user's next git command is
+         * disarmed once it ended (told with the output that shows the end).
+         */
+        private ToolResult startInBackground(Confinement box) throws Exception {
+            PlantedGitCode planted = box != null && box.policy().writable() ? PlantedGitCode.before(box.policy().roots(), dir) : null;
+            CreatedProtectedNames created = box != null && box.policy().writable() ? CreatedProtectedNames.before(box.policy().roots()) : null;
+            java.util.function.Supplier<List<String>> onEnd = () -> {
+                List<String> notes = new java.util.ArrayList<>();
+                List<String> moved = created == null ? List.of() : created.after(); // first, as for a command in the foreground
+                List<String> disarmed = planted == null ? List.of() : planted.after();
+                if (!moved.isEmpty()) notes.add(CreatedProtectedNames.describe(moved));
+                if (!disarmed.isEmpty()) notes.add(PlantedGitCode.describe(disarmed));
+                return notes;
+            };
+            BackgroundProcesses.Entry e;
+            try {
+                e = BackgroundReport.table(NAME, ctx).start(command, dir, box != null,
+                        () -> ctx.commands().start(new CommandRunner.Spec(command, dir, timeout, OUTPUT_LIMIT, box)), onEnd);
+            } catch (ToolException | Sandbox.SandboxException ex) {
+                return ToolResult.error(ex.getMessage());
+            }
+            e.process().awaitOutput(FIRST_OUTPUT_MS);
+            return BackgroundReport.result("Started in the background as " + e.describe() + ". Output so far:\n", e, e.process().read());
         }
     }
 }

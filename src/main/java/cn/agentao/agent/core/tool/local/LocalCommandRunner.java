@@ -81,17 +81,63 @@ public final class LocalCommandRunner implements CommandRunner {
         }
     }
 
-    private Result run(Spec spec, SandboxLaunch launch, Listener listener, Cancellation cancellation)
-            throws IOException, InterruptedException {
+    /**
+     * Starts the command in the background. Sandboxed, it dies with the agent through the sandbox
+     * ({@code bwrap --die-with-parent} and its own pid namespace). Unconfined, it starts under a guard in its
+     * process group that holds the read end of a pipe only the agent writes to: when the agent's process ends,
+     * however it ends (even {@code kill -9}), the pipe closes and the guard ends the whole group.
+     */
+    @Override
+    public Background start(Spec spec) throws IOException, InterruptedException {
+        int limit = Math.max(1024, spec.outputLimit());
+        if (spec.sandbox() != null) {
+            SandboxLaunch launch = spec.sandbox().sandbox().prepare(spec.commandLine(), spec.cwd(), spec.sandbox().policy());
+            try {
+                ProcessBuilder pb = builder(launch.argv(), spec.cwd());
+                return new LocalBackground(launch.start(pb), launch, setsid != null, limit);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                launch.close();
+                throw e;
+            }
+        }
+        if (setsid == null) {
+            return new LocalBackground(builder(List.of("bash", "-c", spec.commandLine()), spec.cwd()).start(), null, false, limit);
+        }
+        ProcessBuilder pb = builder(List.of("bash", "-c", GUARD, "agent-background-guard", spec.commandLine()), spec.cwd())
+                .redirectInput(ProcessBuilder.Redirect.PIPE);
+        return new LocalBackground(pb.start(), null, true, limit);
+    }
+
+    /**
+     * The guard of an unconfined background command: keeps the pipe from the agent on fd 3 in a subshell of the
+     * group (stdin of the command itself is {@code /dev/null}), and when it reads end-of-file (the agent's process
+     * is gone) sends SIGTERM to the group (which it then ignores itself), then SIGKILL. Until then a SIGTERM to the
+     * group ends the guard with the rest. Run as {@code bash -c GUARD name commandLine} under setsid.
+     */
+    static final String GUARD = """
+            exec 3<&0 </dev/null
+            ( read -r _ <&3; trap '' TERM; kill -TERM -$$; sleep 1; kill -KILL -$$ ) >/dev/null 2>&1 &
+            exec 3<&-
+            exec bash -c "$1"
+            """;
+
+    /** {@code argv} (under setsid when there is one) in {@code cwd}: the runner's environment, no stdin, stderr merged. */
+    private ProcessBuilder builder(List<String> argv, Path cwd) {
         List<String> command = new ArrayList<>();
         if (setsid != null) command.add(setsid.toString());
-        command.addAll(launch != null ? launch.argv() : List.of("bash", "-c", spec.commandLine()));
+        command.addAll(argv);
         ProcessBuilder pb = new ProcessBuilder(command)
-                .directory(spec.cwd().toFile())
+                .directory(cwd.toFile())
                 .redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().clear();
         pb.environment().putAll(environment.variables());
+        return pb;
+    }
+
+    private Result run(Spec spec, SandboxLaunch launch, Listener listener, Cancellation cancellation)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = builder(launch != null ? launch.argv() : List.of("bash", "-c", spec.commandLine()), spec.cwd());
 
         int limit = Math.max(1024, spec.outputLimit());
         BoundedOutput output = new BoundedOutput(limit / 4, Math.max(DISPLAY_CHARS, limit));
