@@ -202,7 +202,7 @@ final class SmcpClient implements AutoCloseable {
         if (!probing.compareAndSet(false, true)) return;
         Thread.ofVirtual().name("smcp-probe").start(() -> {
             try {
-                SmcpHandshakeProbe.Refusal refusal = SmcpHandshakeProbe.check(config, version).orElse(null);
+                SmcpHandshakeProbe.Refusal refusal = SmcpHandshakeProbe.check(config, version, http).orElse(null);
                 if (refusal != null) {
                     close();
                     listener.refused(refusal);

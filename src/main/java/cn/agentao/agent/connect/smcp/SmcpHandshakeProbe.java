@@ -1,15 +1,15 @@
 package cn.agentao.agent.connect.smcp;
 
-import cn.agentao.agent.net.Network;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -36,22 +36,22 @@ final class SmcpHandshakeProbe {
         }
     }
 
-    /** The server's refusal of {@code version}, or empty when it did not refuse (unreachable, or the handshake would work). */
-    static Optional<Refusal> check(SmcpConfig config, String version) {
-        URI uri = URI.create(config.url() + SmcpClient.NAMESPACE + "/?EIO=4&transport=polling&a2c_version="
-                + URLEncoder.encode(version, StandardCharsets.UTF_8));
-        HttpClient http = Network.get().configure(HttpClient.newBuilder().connectTimeout(TIMEOUT), "https".equals(uri.getScheme())).build();
-        HttpResponse<String> response;
-        try {
-            response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * The server's refusal of {@code version}, or empty when it did not refuse (unreachable, or the handshake would
+     * work). Asked with the connection's own HTTP client, so it takes the same proxy (with its credentials) and TLS.
+     */
+    static Optional<Refusal> check(SmcpConfig config, String version, OkHttpClient http) {
+        String url = config.url() + SmcpClient.NAMESPACE + "/?EIO=4&transport=polling&a2c_version="
+                + URLEncoder.encode(version, StandardCharsets.UTF_8);
+        OkHttpClient once = http.newBuilder().callTimeout(TIMEOUT).build();
+        try (Response response = once.newCall(new Request.Builder().url(url).get().build()).execute()) {
+            if (response.code() != 400) return Optional.empty();
+            ResponseBody body = response.body();
+            String text = body == null ? "" : body.string();
+            return Optional.of(refusal(config, version, text, response.header("X-A2C-Error-Code")));
+        } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
-        if (response.statusCode() != 400) return Optional.empty();
-        return Optional.of(refusal(config, version, response.body(), response.headers().firstValue("X-A2C-Error-Code").orElse(null)));
     }
 
     static Refusal refusal(SmcpConfig config, String version, String body, String codeHeader) {
