@@ -182,14 +182,12 @@ class SmcpOfficeIT {
         assertEquals(PermissionMemory.fromJson(memory.toJson()).snapshot(), memory.snapshot(), "kept with the session as it was");
     }
 
-    @Test
-    void cancellingACallSendsToolCallCancel() throws Exception {
-        SmcpTestOffice server = office();
-        SmcpOffice agent = joined(server);
+    /** Calls the slow tool {@code tool}, cancels it once the Computer has it; the office's cancel_received event. */
+    static JsonNode cancelASlowCall(SmcpTestOffice server, SmcpOffice agent, String tool) throws Exception {
         CancellationSource cancel = new CancellationSource();
         CompletableFuture<Object> outcome = CompletableFuture.supplyAsync(() -> {
             try {
-                return agent.call(agent.tool("smcp__alpha__slow").orElseThrow(), args("seconds", 120), cancel);
+                return agent.call(agent.tool(tool).orElseThrow(), args("seconds", 120), cancel);
             } catch (CancelledException e) {
                 return e;
             }
@@ -197,8 +195,16 @@ class SmcpOfficeIT {
         String reqId = server.await(ev("tool_call"), WAIT).path("req_id").asText();
         cancel.cancel();
         assertInstanceOf(CancelledException.class, outcome.get(30, TimeUnit.SECONDS));
-        assertEquals(reqId, server.await(ev("cancel_received"), WAIT).path("req_id").asText());
+        JsonNode received = server.await(ev("cancel_received"), WAIT);
+        assertEquals(reqId, received.path("req_id").asText());
         assertEquals(reqId, server.await(ev("cancelled"), WAIT).path("req_id").asText(), "the Computer hears notify:tool_call_cancel");
+        return received;
+    }
+
+    @Test
+    void cancellingACallSendsToolCallCancel() throws Exception {
+        SmcpTestOffice server = office();
+        cancelASlowCall(server, joined(server), "smcp__alpha__slow");
     }
 
     @Test
@@ -424,23 +430,9 @@ class SmcpOfficeIT {
     @Test
     void cancellationIn03IsTheStandardFireAndForgetAndTimeoutsAreToldApart() throws Exception {
         SmcpTestOffice server = office("--a2c-version", "0.3.0", "--max-agents", "2");
-        SmcpOffice agent = joinedNegotiating(server, 60);
-        CancellationSource cancel = new CancellationSource();
-        CompletableFuture<Object> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                return agent.call(agent.tool("smcp__alpha__files__slow").orElseThrow(), args("seconds", 120), cancel);
-            } catch (CancelledException e) {
-                return e;
-            }
-        });
-        String reqId = server.await(ev("tool_call"), WAIT).path("req_id").asText();
-        cancel.cancel();
-        assertInstanceOf(CancelledException.class, outcome.get(30, TimeUnit.SECONDS));
-        JsonNode received = server.await(ev("cancel_received"), WAIT);
-        assertEquals(reqId, received.path("req_id").asText());
+        JsonNode received = cancelASlowCall(server, joinedNegotiating(server, 60), "smcp__alpha__files__slow");
         assertEquals("[\"agent\",\"req_id\"]", received.path("fields").toString(), "AgentCallData: the req_id locates the call");
         assertFalse(received.path("asked_for_ack").asBoolean(), "server:tool_call_cancel is fire-and-forget");
-        assertEquals(reqId, server.await(ev("cancelled"), WAIT).path("req_id").asText(), "the Computer hears notify:tool_call_cancel");
 
         SmcpOffice impatient = agent(server, "office-1", null, null, 1);
         assertTrue(impatient.awaitSettled(WAIT), () -> impatient.status().toString());
