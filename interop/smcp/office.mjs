@@ -8,6 +8,13 @@
 // stdout: one JSON line per event ({"ev":"listening","port":N} first; tool calls, cancels, joins...).
 // stdin: commands, one a line: "join NAME", "leave NAME", "update NAME" (adds tool "extra", then
 // server:update_tool_list), "config NAME", "drop-agents" (cuts the agents' connections: they must reconnect), "quit".
+//
+// From --a2c-version 0.3.0 on the office speaks 0.3: the 4008 refusal names the accepted range (min_supported,
+// max_supported), the role comes from server:join_office (not auth), tools are named <bundle_id>__<alias or name>
+// with a bundle_id, client:get_skills / client:get_skill / client:get_blob are routed (large binary results and SKILL
+// files travel as blob handles, in chunks), the Finder event client:get_dpe is gone, and a cancelled or timed-out call
+// is answered with the result-level markers meta.a2c_cancelled / meta.a2c_timeout.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
@@ -25,6 +32,7 @@ const officeId = args.office ?? "office-1";
 const initialComputers = (args.computers ?? "alpha").split(",").filter(Boolean);
 
 const log = (o) => process.stdout.write(JSON.stringify(o) + "\n");
+const v03 = (() => { const [ma, mi] = serverVersion.split(".").map(Number); return ma > 0 || mi >= 3; })();
 
 // ---- the Server role ----
 
@@ -38,8 +46,10 @@ function versionProblem(url) {
   const s = VERSION.exec(serverVersion);
   const compatible = s[1] === "0" ? (m[1] === s[1] && m[2] === s[2]) : m[1] === s[1];
   if (!compatible) {
+    const range = v03 ? { min_supported: `${s[1]}.${s[1] === "0" ? s[2] : 0}.0`,
+                          max_supported: s[1] === "0" ? `${s[1]}.${s[2]}.999` : `${s[1]}.999.999` } : {};
     return { code: 4008, message: `Protocol version mismatch: server ${serverVersion}, client ${v}`,
-             server_version: serverVersion, client_version: v };
+             server_version: serverVersion, client_version: v, ...range };
   }
   return null;
 }
@@ -60,7 +70,7 @@ for (const event of ["request", "upgrade"]) {
         const body = JSON.stringify(problem);
         const headers = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) };
         if (problem.code === 4008) headers["X-A2C-Error-Code"] = "4008";
-        log({ ev: "refused", code: problem.code });
+        log({ ev: "refused", code: problem.code, client_version: new URL(req.url, "http://x").searchParams.get("a2c_version") });
         if (event === "request") {
           resOrSocket.writeHead(400, headers);
           resOrSocket.end(body);
@@ -80,6 +90,16 @@ const members = new Map(); // socket id -> {role, name, office}
 
 nsp.use((socket, next) => {
   const auth = socket.handshake.auth ?? {};
+  socket.data.authRole = auth.role ?? null;
+  socket.data.a2cVersion = new URL(socket.request.url, "http://x").searchParams.get("a2c_version");
+  if (v03) { // 0.3: the role is declared in server:join_office; a token, when given, must be right
+    if (token !== null && auth.token !== undefined && auth.token !== token) {
+      log({ ev: "bad_token" });
+      return next(new Error("unauthorized: invalid token"));
+    }
+    socket.data.token = auth.token ?? null;
+    return next();
+  }
   if (auth.role !== "agent" && auth.role !== "computer") return next(new Error("auth.role must be agent or computer"));
   if (auth.role === "agent" && token !== null && auth.token !== token) {
     log({ ev: "bad_token" });
@@ -106,6 +126,11 @@ function leave(socket) {
 
 nsp.on("connection", (socket) => {
   socket.on("server:join_office", (req, ack) => {
+    if (v03) {
+      if (req?.role !== "agent" && req?.role !== "computer") return ack(false, "role must be agent or computer");
+      if (req.role === "agent" && token !== null && socket.data.token !== token) return ack(false, "unauthorized: invalid token");
+      socket.data.role = req.role;
+    }
     if (req?.role !== socket.data.role) return ack(false, "role does not match the connection's auth.role");
     if (req.office_id !== officeId) return ack(false, `4102 office not found: ${req.office_id}`);
     if (req.role === "agent") {
@@ -119,7 +144,7 @@ nsp.on("connection", (socket) => {
     members.set(socket.id, { role: req.role, name: req.name, office: req.office_id });
     socket.join(req.office_id);
     socket.to(req.office_id).emit("notify:enter_office", { office_id: req.office_id, [req.role]: req.name });
-    log({ ev: "joined", role: req.role, name: req.name, version: socket.data.a2cVersion });
+    log({ ev: "joined", role: req.role, name: req.name, version: socket.data.a2cVersion, auth_role: socket.data.authRole });
     ack(true, null);
   });
   socket.on("server:leave_office", (_req, ack) => { leave(socket); ack?.(true, null); });
@@ -136,14 +161,15 @@ nsp.on("connection", (socket) => {
       if (m) nsp.to(m.office).emit(event.replace("server:", "notify:"), { computer: req.computer });
     });
   }
-  socket.on("server:tool_call_cancel", (req) => {
+  socket.on("server:tool_call_cancel", (req, ack) => {
     const m = members.get(socket.id);
-    log({ ev: "cancel_received", req_id: req.req_id });
+    log({ ev: "cancel_received", req_id: req.req_id, fields: Object.keys(req).sort(), asked_for_ack: typeof ack === "function" });
     if (m) nsp.to(m.office).emit("notify:tool_call_cancel", { agent: req.agent, req_id: req.req_id });
   });
   // client:* events: routed to the named Computer of the agent's own office; its answer is the agent's ack.
-  for (const event of ["client:tool_call", "client:get_tools", "client:get_config", "client:get_desktop",
-                       "client:get_resources", "client:get_dpe"]) {
+  const routed = ["client:tool_call", "client:get_tools", "client:get_config", "client:get_desktop", "client:get_resources",
+    ...(v03 ? ["client:get_skills", "client:get_skill", "client:get_blob"] : ["client:get_dpe"])];
+  for (const event of routed) {
     socket.on(event, async (req, ack) => {
       const me = members.get(socket.id);
       if (!me || me.role !== "agent") return ack({ code: 4103, message: "the agent is not in an office" });
@@ -154,7 +180,7 @@ nsp.on("connection", (socket) => {
                              : { code: 4001, message: `computer ${req.computer} not found in office ${me.office}` });
       }
       try {
-        const wait = event === "client:tool_call" ? (req.timeout ?? 30) * 1000 + 1000 : 30000;
+        const wait = event === "client:tool_call" ? (req.timeout ?? 30) * 1000 + (v03 ? 5000 : 1000) : 30000;
         ack(await target.timeout(wait).emitWithAck(event, req));
       } catch {
         ack({ code: 4004, message: `computer ${req.computer} did not answer ${event} in time` });
@@ -195,8 +221,34 @@ function toolsOf(name, extra) {
   ];
   if (extra) tools.push({ name: "extra", description: "A tool added later.", params_schema: { type: "object", properties: {} },
     return_schema: null, meta: meta({ auto_apply: true }, true) });
-  return tools;
+  if (!v03) return tools;
+  // 0.3: binary results too large to inline travel as blob handles
+  for (const [n, d] of [["big", "Returns a large image (by blob handle)."], ["corrupt", "Returns an image whose bytes do not match their sha256."],
+                        ["huge", "Returns an image larger than any agent should take."]]) {
+    tools.push({ name: n, description: d, params_schema: { type: "object", properties: {} }, return_schema: null, meta: meta({ auto_apply: true }, true) });
+  }
+  // the exposed name: <bundle_id>__<alias or name>, unique on the Computer; bundle_id says which MCP server
+  return tools.map((t) => {
+    const bundle = t.name === "search" ? (JSON.parse(t.meta.a2c_tool_meta).alias === "web_search" ? "web" : "docs") : "files";
+    return { ...t, name: `${bundle}__${JSON.parse(t.meta.a2c_tool_meta).alias ?? t.name}`, bundle_id: bundle, original: t.name };
+  });
 }
+
+// 0.3 blobs: handle -> {bytes, sha256 (announced), mime}; the Computer clamps chunks to 256 KiB
+const BLOB_CHUNK = 256 * 1024;
+const sha256 = (b) => crypto.createHash("sha256").update(b).digest("hex");
+const bigBytes = Buffer.alloc(700 * 1024 + 123, 0);
+for (let i = 0; i < bigBytes.length; i++) bigBytes[i] = (i * 31 + 7) % 251;
+const logoBytes = Buffer.from(PNG_DATA(), "base64");
+const blobs = new Map([
+  ["h-big-1", { bytes: bigBytes, sha256: sha256(bigBytes), mime: "image/png" }],
+  // the bytes served differ (one byte flipped) from those the sha256 was taken of
+  ["h-corrupt-1", { bytes: Buffer.from(bigBytes.map((b, i) => (i === 4242 ? b ^ 1 : b))), sha256: sha256(bigBytes), mime: "image/png" }],
+  ["h-logo-1", { bytes: logoBytes, sha256: sha256(logoBytes), mime: "image/png" }],
+]);
+const blobItem = (handle, size, sha) => ({ type: "image", data: "", mimeType: "image/png",
+  _meta: { a2c_blob_handle: handle, a2c_total_size: size, a2c_sha256: sha, note: "kept" } });
+function PNG_DATA() { return "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="; }
 
 // --mcp-computer NAME --mcp-server PATH: Computer NAME hosts a real MCP stdio server (node PATH) and offers its
 // tools, forwarding client:tool_call to it, as a real Computer does (the MCP SDK comes from interop/mcp-servers).
@@ -222,7 +274,7 @@ function startComputer(name, onJoined) {
   const port = httpServer.address().port;
   // the office's own scripted Computers: they need not check its (test) certificate
   const socket = connect(`${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}/smcp`, { path: "/smcp",
-    query: { a2c_version: serverVersion }, auth: { role: "computer" }, transports: ["websocket"], rejectUnauthorized: false });
+    query: { a2c_version: serverVersion }, auth: v03 ? {} : { role: "computer" }, transports: ["websocket"], rejectUnauthorized: false });
   const c = { socket, extra: false, pending: new Map() };
   computers.set(name, c);
   socket.on("connect", () => {
@@ -240,7 +292,37 @@ function startComputer(name, onJoined) {
     });
     return;
   }
-  socket.on("client:get_tools", (req, ack) => ack({ tools: toolsOf(name, c.extra), req_id: req.req_id }));
+  socket.on("client:get_tools", (req, ack) => ack({ tools: toolsOf(name, c.extra).map(({ original, ...t }) => t), req_id: req.req_id }));
+  if (v03) {
+    socket.on("client:get_skills", (req, ack) => ack({ skills: [{ name: "pdf-report", description: "Writes PDF reports the house way.",
+      source: "user" }], req_id: req.req_id }));
+    socket.on("client:get_skill", (req, ack) => {
+      log({ ev: "get_skill", name: req.name, rel_path: req.rel_path ?? null });
+      if (!/^[a-z0-9][a-z0-9-]*(:[a-z0-9-]+)*$/.test(req.name ?? "")) return ack({ code: 4016, message: `invalid skill name: ${req.name}`, details: { name: req.name } });
+      if (req.name !== "pdf-report") return ack({ code: 4014, message: `skill not found: ${req.name}`, mcp_server: req.name });
+      const rel = req.rel_path ?? "SKILL.md";
+      if (rel === "SKILL.md") {
+        const body = "# PDF reports\nUse the house template; put the logo (logo.png) top left.\n";
+        return ack({ name: req.name, rel_path: rel, mime_type: "text/markdown", total_size: Buffer.byteLength(body),
+          sha256: sha256(Buffer.from(body)), body, req_id: req.req_id });
+      }
+      if (rel === "logo.png") {
+        const b = blobs.get("h-logo-1");
+        return ack({ name: req.name, rel_path: rel, mime_type: "image/png", total_size: b.bytes.length, sha256: b.sha256, blob_handle: "h-logo-1", req_id: req.req_id });
+      }
+      return ack({ code: 4017, message: `not accessible: ${rel}`, details: { reason: rel.includes("..") ? "traversal" : "not_found", rel_path: rel } });
+    });
+    socket.on("client:get_blob", (req, ack) => {
+      log({ ev: "get_blob", handle: req.blob_handle, offset: req.chunk_offset ?? 0, max: req.max_chunk_bytes ?? null });
+      const b = blobs.get(req.blob_handle);
+      if (!b) return ack({ code: 4018, message: "blob not accessible", details: { reason: "invalid_handle" } });
+      const offset = req.chunk_offset ?? 0;
+      if (offset < 0 || offset > b.bytes.length) return ack({ code: 4018, message: "blob not accessible", details: { reason: "range" } });
+      const end = Math.min(b.bytes.length, offset + Math.min(req.max_chunk_bytes ?? BLOB_CHUNK, BLOB_CHUNK));
+      ack({ blob_handle: req.blob_handle, mime_type: b.mime, total_size: b.bytes.length, sha256: b.sha256, chunk_offset: offset,
+        eof: end === b.bytes.length, blob: b.bytes.subarray(offset, end).toString("base64"), req_id: req.req_id });
+    });
+  }
   socket.on("client:get_config", (req, ack) => ack({ inputs: [], servers: { files: { name: "files", type: "stdio", disabled: false } } }));
   socket.on("client:get_desktop", (req, ack) => ack({ desktops: [`window://${name}/main?priority=80\n\nThe main window of ${name}`], req_id: req.req_id }));
   socket.on("client:get_resources", (req, ack) => {
@@ -251,11 +333,20 @@ function startComputer(name, onJoined) {
   socket.on("notify:tool_call_cancel", (req) => {
     log({ ev: "cancelled", computer: name, req_id: req.req_id });
     const finish = c.pending.get(req.req_id);
-    if (finish) finish(text("cancelled", true));
+    if (finish) finish(v03 ? { ...text("cancelled", true), meta: { a2c_cancelled: true, a2c_cancel_reason: "agent_requested" } } : text("cancelled", true));
   });
   socket.on("client:tool_call", (req, ack) => {
     log({ ev: "tool_call", computer: name, tool: req.tool_name, params: req.params, req_id: req.req_id, agent: req.agent, timeout: req.timeout });
-    switch (req.tool_name) {
+    let tool = req.tool_name;
+    if (v03) { // routed by the exposed name only
+      const t = toolsOf(name, c.extra).find((x) => x.name === req.tool_name);
+      if (!t) return ack({ code: 4001, message: `tool not found: ${req.tool_name}` });
+      tool = t.original;
+    }
+    switch (tool) {
+      case "big": return ack({ content: [{ type: "text", text: "the chart:" }, blobItem("h-big-1", bigBytes.length, sha256(bigBytes))], isError: false });
+      case "corrupt": return ack({ content: [blobItem("h-corrupt-1", bigBytes.length, sha256(bigBytes))], isError: false });
+      case "huge": return ack({ content: [blobItem("h-huge-1", 100 * 1024 * 1024, sha256(bigBytes))], isError: false });
       case "echo": return ack(text(`${name} says: ${req.params.text}`));
       case "note": case "stamp": log({ ev: "side_effect", computer: name, tool: req.tool_name, text: req.params.text }); return ack(text("noted"));
       case "fail": return ack(text("the disk is full", true));
@@ -263,7 +354,12 @@ function startComputer(name, onJoined) {
       case "search": return ack(text(`results for ${req.params.q}`));
       case "extra": return ack(text("extra works"));
       case "slow": {
-        const timer = setTimeout(() => { c.pending.delete(req.req_id); ack(text("slow done")); }, (req.params.seconds ?? 60) * 1000);
+        const seconds = req.params.seconds ?? 60;
+        // 0.3: the Computer keeps to the call's timeout and says so with meta.a2c_timeout
+        const timedOut = v03 && req.timeout && seconds > req.timeout;
+        const timer = setTimeout(() => { c.pending.delete(req.req_id);
+          ack(timedOut ? { ...text("tool call timed out", true), meta: { a2c_timeout: true } } : text("slow done")); },
+          (timedOut ? req.timeout : seconds) * 1000);
         c.pending.set(req.req_id, (r) => { clearTimeout(timer); c.pending.delete(req.req_id); ack(r); });
         return;
       }

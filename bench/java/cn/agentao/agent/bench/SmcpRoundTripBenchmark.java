@@ -39,7 +39,7 @@ public final class SmcpRoundTripBenchmark {
                 List.of(everything, "stdio"), List.of(), null, null))), home, McpServerSet.Listener.NONE);
         try (SmcpTestOffice server = SmcpTestOffice.start("--computers", "", "--mcp-computer", "mcp", "--mcp-server", everything);
              SmcpOffice office = new SmcpOffice(new SmcpConfig(URI.create(server.url()), "office-1", "bench", null, null,
-                     SmcpConfig.DEFAULT_VERSION, Duration.ofSeconds(60)))) {
+                     null, Duration.ofSeconds(60)))) { // null: the version is negotiated (this office speaks 0.2.0)
             if (!direct.awaitReady(Duration.ofSeconds(60))) throw new IllegalStateException("server-everything did not start");
             office.start();
             if (!office.awaitSettled(Duration.ofSeconds(60))) throw new IllegalStateException("office: " + office.status());

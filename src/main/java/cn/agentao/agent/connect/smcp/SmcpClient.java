@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.socket.client.IO;
 import io.socket.client.Socket;
+import io.socket.engineio.client.transports.Polling;
 import io.socket.engineio.client.transports.WebSocket;
 import okhttp3.OkHttpClient;
 import org.json.JSONArray;
@@ -34,16 +35,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The agent's Socket.IO connection to an A2C-SMCP server: path and namespace {@code /smcp}, query
- * {@code a2c_version}, {@code auth {role: "agent", token}}; requests with acknowledgements, notifications to a
- * {@link Listener}. The library ({@code io.socket:socket.io-client}, Socket.IO v5 / Engine.IO v4) reconnects
- * with backoff after a lost connection; a refused handshake is read with a plain HTTP request
- * ({@link SmcpHandshakeProbe}) so a version mismatch is named and never retried.
+ * {@code a2c_version}, {@code auth {token}} (and {@code role: "agent"} up to 0.2; from 0.3 the role is declared in
+ * {@code server:join_office} only); requests with acknowledgements, notifications to a {@link Listener}. The first
+ * handshake is HTTP long-polling (0.3 requires it, so a refusal is an HTTP answer), upgraded to WebSocket. The
+ * library ({@code io.socket:socket.io-client}, Socket.IO v5 / Engine.IO v4) reconnects with backoff after a lost
+ * connection; a refused handshake is read with a plain HTTP request ({@link SmcpHandshakeProbe}) and handed to the
+ * listener, never retried as it was.
  */
 final class SmcpClient implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SmcpClient.class);
     static final String NAMESPACE = "/smcp";
     static final List<String> NOTIFICATIONS = List.of("notify:enter_office", "notify:leave_office", "notify:update_config",
-            "notify:update_tool_list", "notify:update_desktop", "notify:tool_call_cancel");
+            "notify:update_tool_list", "notify:update_desktop", "notify:update_skills", "notify:tool_call_cancel");
 
     /** What happens to the connection; called on the library's event thread or a probe thread: return quickly. */
     interface Listener {
@@ -54,24 +57,29 @@ final class SmcpClient implements AutoCloseable {
 
         /** The connection is gone; the library tries again unless {@code permanent}. */
         void disconnected(String reason, boolean permanent);
+
+        /** The server refused the handshake (read over plain HTTP); this client is closed and will not try again. */
+        void refused(SmcpHandshakeProbe.Refusal refusal);
     }
 
     private final SmcpConfig config;
+    private final String version;
     private final Socket socket;
     private final OkHttpClient http;
     private final Listener listener;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean probing = new AtomicBoolean();
 
-    private SmcpClient(SmcpConfig config, Listener listener) {
+    private SmcpClient(SmcpConfig config, String version, Listener listener) {
         this.config = config;
+        this.version = version;
         this.listener = listener;
         Map<String, String> auth = new HashMap<>();
-        auth.put("role", "agent");
+        if (!SmcpVersions.isV03(version)) auth.put("role", "agent");
         if (config.token() != null) auth.put("token", config.token());
         IO.Options options = IO.Options.builder()
                 .setPath(NAMESPACE)
-                .setQuery("a2c_version=" + URLEncoder.encode(config.a2cVersion(), StandardCharsets.UTF_8))
+                .setQuery("a2c_version=" + URLEncoder.encode(version, StandardCharsets.UTF_8))
                 .setAuth(auth)
                 .setForceNew(true)
                 .setReconnection(true)
@@ -79,7 +87,7 @@ final class SmcpClient implements AutoCloseable {
                 .setReconnectionDelayMax(10_000)
                 .setRandomizationFactor(0.5)
                 .setTimeout(10_000)
-                .setTransports(new String[]{WebSocket.NAME}) // a long-lived connection: straight to WebSocket, no polling upgrade
+                .setTransports(new String[]{Polling.NAME, WebSocket.NAME}) // polling first (0.3: a refusal must be an HTTP answer), then upgraded
                 .build();
         this.http = http(config.url());
         options.callFactory = http;
@@ -111,9 +119,9 @@ final class SmcpClient implements AutoCloseable {
         return b.build();
     }
 
-    /** Starts connecting (in the background); the listener hears when it is connected. */
-    static SmcpClient open(SmcpConfig config, Listener listener) {
-        SmcpClient client = new SmcpClient(config, listener);
+    /** Starts connecting with protocol {@code version} (in the background); the listener hears when it is connected. */
+    static SmcpClient open(SmcpConfig config, String version, Listener listener) {
+        SmcpClient client = new SmcpClient(config, version, listener);
         client.socket.connect();
         return client;
     }
@@ -194,10 +202,10 @@ final class SmcpClient implements AutoCloseable {
         if (!probing.compareAndSet(false, true)) return;
         Thread.ofVirtual().name("smcp-probe").start(() -> {
             try {
-                SmcpHandshakeProbe.Refusal refusal = SmcpHandshakeProbe.check(config).orElse(null);
+                SmcpHandshakeProbe.Refusal refusal = SmcpHandshakeProbe.check(config, version, http).orElse(null);
                 if (refusal != null) {
                     close();
-                    listener.disconnected(refusal.sentence(), true);
+                    listener.refused(refusal);
                 } else {
                     String detail = error instanceof Throwable t && t.getMessage() != null ? t.getMessage() : String.valueOf(error);
                     listener.disconnected("cannot reach the office server at " + config.url() + " (" + detail + "); trying again", false);

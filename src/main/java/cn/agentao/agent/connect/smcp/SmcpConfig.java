@@ -14,14 +14,16 @@ import java.util.regex.Pattern;
 /**
  * The office to join, from the {@code smcp} object of the user's {@code config.json} (never from a project's
  * files): {@code {"url": "http://HOST:PORT", "office": "OFFICE", "name": "AGENT_NAME", "tokenEnv": "VAR",
- * "a2cVersion": "0.2.0", "toolTimeoutSeconds": 120}}. The token is read from the variable {@code tokenEnv} names.
+ * "a2cVersion": "0.3.0", "toolTimeoutSeconds": 120}}. The token is read from the variable {@code tokenEnv} names.
  *
- * @param token the secret for {@code auth.token}, or null; never shown ({@link #toString()} masks it)
+ * @param token      the secret for {@code auth.token}, or null; never shown ({@link #toString()} masks it)
+ * @param a2cVersion the protocol version to speak, forced (no other is tried); null: the agent offers the newest it
+ *                   speaks and, when the server refuses it (4008), the one the server's refusal says it accepts
  */
 public record SmcpConfig(URI url, String office, String name, String token, String tokenEnv, String a2cVersion,
                          Duration toolTimeout) {
-    /** The protocol version of the spec this agent implements. */
-    public static final String DEFAULT_VERSION = "0.2.0";
+    /** The newest protocol version this agent speaks (offered first unless {@code a2cVersion} forces one). */
+    public static final String DEFAULT_VERSION = SmcpVersions.LATEST;
     static final Duration DEFAULT_TOOL_TIMEOUT = Duration.ofSeconds(120);
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
     private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -81,7 +83,7 @@ public record SmcpConfig(URI url, String office, String name, String token, Stri
             timeout = Duration.ofSeconds(t.asInt());
         }
         return new Result(Optional.of(new SmcpConfig(uri, office, name != null ? name : "agent", token, tokenEnv,
-                version != null ? version : DEFAULT_VERSION, timeout)), List.of());
+                version, timeout)), List.of());
     }
 
     private static String text(JsonNode node, String field) {

@@ -21,6 +21,19 @@ final class SmcpErrors {
         return Optional.of(describe(e.path("code").asInt(), e.path("message").asText("")));
     }
 
+    /**
+     * How a failed tool result ended, from its result-level A2C markers ({@code meta}, 0.3): cancelled, timed out, or an
+     * authorization error ({@code meta.error_code} 4006/4007); empty for an ordinary failure.
+     */
+    static Optional<String> ofResult(JsonNode result) {
+        JsonNode meta = result == null ? null : result.path("meta");
+        if (meta == null || !meta.isObject()) return Optional.empty();
+        if (meta.path("a2c_cancelled").asBoolean(false)) return Optional.of("the call was cancelled on the Computer");
+        if (meta.path("a2c_timeout").asBoolean(false)) return Optional.of("the call timed out on the Computer");
+        int code = meta.path("error_code").asInt(0);
+        return code == 4006 || code == 4007 ? Optional.of(describe(code, null)) : Optional.empty();
+    }
+
     /** A refusal text such as {@code "4101 office full: ..."} in plain words. */
     static String describe(String text) {
         if (text == null || text.isBlank()) return "the office server gave no reason";
@@ -35,6 +48,9 @@ final class SmcpErrors {
             case 4002 -> "the tool is disabled on its Computer" + detail;
             case 4003 -> "the tool failed on its Computer" + detail;
             case 4004 -> "the Computer did not answer in time" + detail;
+            case 4005 -> "the tool needs a confirmation on its Computer" + detail;
+            case 4006 -> "the tool's MCP server needs an authorization on the Computer (e.g. an OAuth sign-in) first" + detail;
+            case 4007 -> "the tool's MCP server refused the Computer's authorization (expired or insufficient)" + detail;
             case 4008 -> "the office server speaks another A2C protocol version" + detail;
             case 4101 -> "the office is full: another agent is already in it" + detail;
             case 4102 -> "the office was not found" + detail;
@@ -43,6 +59,11 @@ final class SmcpErrors {
             case 4011 -> "the Computer has no document resolver" + detail;
             case 4012 -> "that is not a valid dpe:// document URI" + detail;
             case 4013 -> "the Computer could not resolve the document" + detail;
+            case 4014 -> "that MCP server (bundle id) is not on the Computer" + detail;
+            case 4015 -> "that MCP server does not offer this capability" + detail;
+            case 4016 -> "that is not a valid SKILL name" + detail;
+            case 4017 -> "that SKILL file cannot be read (outside the SKILL, forbidden, missing or too large)" + detail;
+            case 4018 -> "the Computer cannot serve that blob (unknown handle, forbidden, gone or out of range)" + detail;
             case 404 -> "not found" + detail;
             default -> "the office answered with error " + code + detail;
         };

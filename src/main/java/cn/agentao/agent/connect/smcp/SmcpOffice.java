@@ -37,9 +37,10 @@ import java.util.function.Consumer;
  * The agent in its A2C-SMCP office: joins it ({@code server:join_office}, again after every reconnect), keeps the
  * tools of every Computer in it ({@code server:list_room}, then {@code client:get_tools} per Computer) up to date
  * with the office's notifications, and calls them ({@code client:tool_call}, cancelled with
- * {@code server:tool_call_cancel}). Office events are handled one at a time on one thread; tool calls run on the
- * caller's thread. What the user should know (a Computer came or went, the connection was lost) goes to the
- * notice listeners.
+ * {@code server:tool_call_cancel}). It offers the newest protocol version it speaks and, when the server refuses it
+ * (4008), reconnects once with a version the refusal says the server accepts (unless {@code a2cVersion} forces one).
+ * Office events are handled one at a time on one thread; tool calls run on the caller's thread. What the user should
+ * know (a Computer came or went, the connection was lost) goes to the notice listeners.
  */
 public final class SmcpOffice implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SmcpOffice.class);
@@ -63,6 +64,14 @@ public final class SmcpOffice implements AutoCloseable {
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final CountDownLatch settled = new CountDownLatch(1);
     private volatile SmcpClient client;
+    private volatile String version;
+    private volatile boolean negotiated;
+    private final SmcpClient.Listener listener = new SmcpClient.Listener() {
+        @Override public void connected() { events.execute(SmcpOffice.this::join); }
+        @Override public void notification(String event, JsonNode data) { events.execute(() -> notified(event, data)); }
+        @Override public void disconnected(String reason, boolean permanent) { events.execute(() -> lost(reason, permanent)); }
+        @Override public void refused(SmcpHandshakeProbe.Refusal refusal) { events.execute(() -> SmcpOffice.this.refused(refusal)); }
+    };
     private volatile State state = State.NOT_STARTED;
     private volatile String problem;
     private volatile boolean everJoined;
@@ -71,6 +80,7 @@ public final class SmcpOffice implements AutoCloseable {
 
     public SmcpOffice(SmcpConfig config) {
         this.config = config;
+        this.version = config.a2cVersion() != null ? config.a2cVersion() : SmcpVersions.LATEST;
     }
 
     public SmcpConfig config() { return config; }
@@ -79,11 +89,16 @@ public final class SmcpOffice implements AutoCloseable {
     public synchronized void start() {
         if (state != State.NOT_STARTED) return;
         state = State.CONNECTING;
-        client = SmcpClient.open(config, new SmcpClient.Listener() {
-            @Override public void connected() { events.execute(SmcpOffice.this::join); }
-            @Override public void notification(String event, JsonNode data) { events.execute(() -> notified(event, data)); }
-            @Override public void disconnected(String reason, boolean permanent) { events.execute(() -> lost(reason, permanent)); }
-        });
+        client = SmcpClient.open(config, version, listener);
+    }
+
+    /** The protocol version spoken (or being offered). */
+    public String version() {
+        return version;
+    }
+
+    private boolean v03() {
+        return SmcpVersions.isV03(version);
     }
 
     /** Waits until the office is joined (with its Computers' tools) or cannot be; true when joined. */
@@ -123,7 +138,9 @@ public final class SmcpOffice implements AutoCloseable {
         Map<String, List<String>> view = new LinkedHashMap<>();
         computers.forEach((c, tools) -> view.put(c, tools.stream().filter(t -> t.kind() == SmcpTool.Kind.TOOL)
                 .map(t -> t.remoteName().equals(t.name()) ? t.name() : t.name() + " (" + t.remoteName() + ")").toList()));
-        return new Status(config.url().toString(), config.office(), config.name(), config.a2cVersion(), state, problem, view);
+        String spoken = version + (config.a2cVersion() != null ? ", set by a2cVersion"
+                : negotiated ? ", after the office refused " + SmcpVersions.LATEST : "");
+        return new Status(config.url().toString(), config.office(), config.name(), spoken, state, problem, view);
     }
 
     // ---------------------------------------------------------------- calls
@@ -135,6 +152,8 @@ public final class SmcpOffice implements AutoCloseable {
             case DESKTOP -> officeRequest(tool, "client:get_desktop", params, cancel);
             case RESOURCES -> resources(tool, params, cancel);
             case DOCUMENT -> officeRequest(tool, "client:get_dpe", params, cancel);
+            case SKILLS -> skills(tool, cancel);
+            case SKILL -> skill(tool, params, cancel);
         };
     }
 
@@ -152,6 +171,12 @@ public final class SmcpOffice implements AutoCloseable {
             List<JsonNode> values = SmcpClient.await(answer, config.toolTimeout().plus(GRACE), cancel);
             JsonNode first = values.isEmpty() ? null : values.get(0);
             if (first != null && first.path("code").asInt() == SmcpErrors.TIMEOUT && !first.has("content")) throw new TimeoutException();
+            if (first != null && first.path("content").isArray()) {
+                first = first.deepCopy();
+                for (JsonNode item : first.get("content")) {
+                    if (item instanceof ObjectNode o && o.path("_meta").path("a2c_blob_handle").isTextual()) inlineBlob(tool.computer(), o, cancel);
+                }
+            }
             return result(tool, first);
         } catch (CancelledException e) {
             cancelRemote(reqId);
@@ -177,7 +202,10 @@ public final class SmcpOffice implements AutoCloseable {
         Optional<String> error = SmcpErrors.of(answer);
         if (error.isPresent()) return McpToolResult.error(tool.name() + ": " + error.get() + ".");
         try {
-            return McpToolResult.of(Json.mapper().treeToValue(answer, McpSchema.CallToolResult.class));
+            McpToolResult r = McpToolResult.of(Json.mapper().treeToValue(answer, McpSchema.CallToolResult.class));
+            Optional<String> ending = SmcpErrors.ofResult(answer);
+            return r.isError() && ending.isPresent() ? McpToolResult.error(tool.name() + " on Computer " + tool.computer() + ": "
+                    + ending.get() + (r.text().isBlank() ? "." : ": " + r.text())) : r;
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
             return McpToolResult.error(tool.name() + ": the Computer's answer is not an MCP tool result: " + abbreviate(answer.toString()));
         }
@@ -244,6 +272,65 @@ public final class SmcpOffice implements AutoCloseable {
         } catch (TimeoutException e) {
             throw new SmcpException("the office did not answer " + event + " within " + REQUEST_TIMEOUT.toSeconds() + " s");
         }
+    }
+
+    // ---------------------------------------------------------------- SKILLs and blobs (0.3)
+
+    private McpToolResult skills(SmcpTool tool, Cancellation cancel) throws CancelledException {
+        try {
+            JsonNode answer = ask("client:get_skills", request(tool), cancel);
+            StringBuilder out = new StringBuilder();
+            for (JsonNode s : answer.path("skills")) {
+                out.append("- ").append(s.path("name").asText("?"));
+                if (s.path("description").isTextual()) out.append(" — ").append(s.get("description").asText());
+                out.append('\n');
+            }
+            return text(out.isEmpty() ? "(Computer " + tool.computer() + " has no SKILLs)" : out.toString().strip());
+        } catch (SmcpException e) {
+            return McpToolResult.error(tool.name() + ": " + e.getMessage());
+        }
+    }
+
+    /** A SKILL's file: its body inline, or (binary or large) fetched by its blob handle and checked. */
+    private McpToolResult skill(SmcpTool tool, JsonNode params, Cancellation cancel) throws CancelledException {
+        if (params == null || !params.path("name").isTextual()) return McpToolResult.error(tool.name() + ": give the SKILL's \"name\".");
+        ObjectNode req = request(tool).put("name", params.get("name").asText());
+        if (params.path("rel_path").isTextual()) req.put("rel_path", params.get("rel_path").asText());
+        try {
+            JsonNode answer = ask("client:get_skill", req, cancel);
+            if (answer.path("body").isTextual()) return text(answer.get("body").asText());
+            if (!answer.path("blob_handle").isTextual()) throw new SmcpException("the Computer sent neither a body nor a blob handle");
+            byte[] bytes = SmcpBlob.fetch(this::ask, config.name(), tool.computer(), answer.get("blob_handle").asText(),
+                    answer.path("total_size").canConvertToLong() ? answer.get("total_size").asLong() : null,
+                    answer.path("sha256").isTextual() ? answer.get("sha256").asText() : null, cancel);
+            String mime = answer.path("mime_type").asText("application/octet-stream");
+            if (mime.startsWith("text/") || mime.endsWith("json") || mime.endsWith("+xml") || mime.endsWith("markdown")) {
+                return text(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+            }
+            return text(answer.path("rel_path").asText("SKILL.md") + ": " + mime + ", " + bytes.length + " bytes (binary; checked against its sha256)");
+        } catch (SmcpException e) {
+            return McpToolResult.error(tool.name() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A tool result's content item whose bytes the Computer left out ({@code _meta.a2c_blob_handle}, 0.3): fetched with
+     * {@code client:get_blob}, checked, and put back where MCP keeps them ({@code data}, or {@code resource.blob}).
+     */
+    private void inlineBlob(String computer, ObjectNode item, Cancellation cancel) throws SmcpException, CancelledException {
+        ObjectNode meta = (ObjectNode) item.get("_meta");
+        byte[] bytes = SmcpBlob.fetch(this::ask, config.name(), computer, meta.get("a2c_blob_handle").asText(),
+                meta.path("a2c_total_size").canConvertToLong() ? meta.get("a2c_total_size").asLong() : null,
+                meta.path("a2c_sha256").isTextual() ? meta.get("a2c_sha256").asText() : null, cancel);
+        String data = java.util.Base64.getEncoder().encodeToString(bytes);
+        if (item.path("resource").isObject()) ((ObjectNode) item.get("resource")).put("blob", data);
+        else item.put("data", data);
+        meta.remove(List.of("a2c_blob_handle", "a2c_total_size", "a2c_sha256"));
+        if (meta.isEmpty()) item.remove("_meta");
+    }
+
+    private ObjectNode request(SmcpTool tool) {
+        return Json.object().put("agent", config.name()).put("req_id", UUID.randomUUID().toString()).put("computer", tool.computer());
     }
 
     private static McpToolResult text(String text) {
@@ -350,8 +437,8 @@ public final class SmcpOffice implements AutoCloseable {
         Map<String, SmcpTool> all = new LinkedHashMap<>();
         for (String computer : computers.keySet()) {
             String key = McpNames.distinctKey(computer, keys);
-            List<SmcpTool> tools = new ArrayList<>(SmcpTool.fromTools(computer, key, rawTools.get(computer), taken));
-            tools.addAll(SmcpTool.officeRequests(computer, key, taken));
+            List<SmcpTool> tools = new ArrayList<>(SmcpTool.fromTools(computer, key, rawTools.get(computer), taken, v03()));
+            tools.addAll(SmcpTool.officeRequests(computer, key, taken, v03()));
             computers.put(computer, List.copyOf(tools));
             tools.forEach(t -> all.put(t.name(), t));
         }
@@ -372,6 +459,21 @@ public final class SmcpOffice implements AutoCloseable {
         log.warn("smcp: {}", reason);
         if (wasJoined) notice("Lost the connection to office " + config.office() + " (" + reason + "); reconnecting.");
         else if (firstProblem && !everJoined) notice("Office " + config.office() + ": " + reason + ".");
+    }
+
+    /** The server refused the handshake: after a 4008, once, the version it accepts (unless a2cVersion forces one). */
+    private void refused(SmcpHandshakeProbe.Refusal refusal) {
+        if (state == State.CLOSED) return;
+        Optional<String> other = config.a2cVersion() == null && !negotiated ? refusal.accepted() : Optional.empty();
+        if (other.isEmpty()) {
+            fail(refusal.sentence());
+            return;
+        }
+        negotiated = true;
+        log.info("smcp: office server {} refused A2C {} (it speaks {}); connecting with {}", config.url(), version,
+                refusal.serverVersion(), other.get());
+        version = other.get();
+        client = SmcpClient.open(config, version, listener);
     }
 
     private void fail(String reason) {

@@ -217,7 +217,7 @@ class SmcpIT {
 
     @Test
     void aVersionMismatchIsToldInPlainWordsAndTheSessionGoesOn() throws Exception {
-        start(null, "--a2c-version", "0.3.0");
+        start("0.2.0", "--a2c-version", "0.3.0"); // a2cVersion forces 0.2.0: no other is tried
         String id = newSession();
         model.enqueue(Script.textReply("fine"));
         assertEquals("end_turn", agent.call("session/prompt", prompt(id, "hi"), WAIT).path("result").path("stopReason").asText());

@@ -182,14 +182,12 @@ class SmcpOfficeIT {
         assertEquals(PermissionMemory.fromJson(memory.toJson()).snapshot(), memory.snapshot(), "kept with the session as it was");
     }
 
-    @Test
-    void cancellingACallSendsToolCallCancel() throws Exception {
-        SmcpTestOffice server = office();
-        SmcpOffice agent = joined(server);
+    /** Calls the slow tool {@code tool}, cancels it once the Computer has it; the office's cancel_received event. */
+    static JsonNode cancelASlowCall(SmcpTestOffice server, SmcpOffice agent, String tool) throws Exception {
         CancellationSource cancel = new CancellationSource();
         CompletableFuture<Object> outcome = CompletableFuture.supplyAsync(() -> {
             try {
-                return agent.call(agent.tool("smcp__alpha__slow").orElseThrow(), args("seconds", 120), cancel);
+                return agent.call(agent.tool(tool).orElseThrow(), args("seconds", 120), cancel);
             } catch (CancelledException e) {
                 return e;
             }
@@ -197,8 +195,16 @@ class SmcpOfficeIT {
         String reqId = server.await(ev("tool_call"), WAIT).path("req_id").asText();
         cancel.cancel();
         assertInstanceOf(CancelledException.class, outcome.get(30, TimeUnit.SECONDS));
-        assertEquals(reqId, server.await(ev("cancel_received"), WAIT).path("req_id").asText());
+        JsonNode received = server.await(ev("cancel_received"), WAIT);
+        assertEquals(reqId, received.path("req_id").asText());
         assertEquals(reqId, server.await(ev("cancelled"), WAIT).path("req_id").asText(), "the Computer hears notify:tool_call_cancel");
+        return received;
+    }
+
+    @Test
+    void cancellingACallSendsToolCallCancel() throws Exception {
+        SmcpTestOffice server = office();
+        cancelASlowCall(server, joined(server), "smcp__alpha__slow");
     }
 
     @Test
@@ -297,5 +303,141 @@ class SmcpOfficeIT {
         McpToolResult document = agent.call(agent.tool("smcp__alpha__get_dpe").orElseThrow(), args("uri", "dpe://alpha/report-1"), Cancellation.NONE);
         assertTrue(document.text().contains("access URI: https://files.example/") && document.text().contains("application/pdf"), document.text());
         assertTrue(agent.tool("smcp__alpha__get_desktop").orElseThrow().readOnly());
+    }
+
+    // ---------------------------------------------------------------- A2C-SMCP 0.3
+
+    /** An agent that offers the newest version it speaks (no a2cVersion in config.json), once joined. */
+    SmcpOffice joinedNegotiating(SmcpTestOffice server, int toolTimeout) {
+        SmcpOffice a = agent(server, "office-1", null, null, toolTimeout);
+        assertTrue(a.awaitSettled(WAIT), () -> "not joined: " + a.status());
+        return a;
+    }
+
+    static java.util.function.Predicate<JsonNode> agentJoined() {
+        return e -> "joined".equals(e.path("ev").asText()) && "agent".equals(e.path("role").asText());
+    }
+
+    @Test
+    void speaks03ByDefaultDeclaringItsRoleInJoinOfficeAndNamingToolsByBundle() throws Exception {
+        SmcpTestOffice server = office("--a2c-version", "0.3.0");
+        SmcpOffice agent = joinedNegotiating(server, 60);
+        JsonNode joined = server.await(agentJoined(), WAIT);
+        assertEquals("0.3.0", joined.path("version").asText());
+        assertTrue(joined.path("auth_role").isNull(), "0.3: the role is declared in server:join_office, not in auth: " + joined);
+        assertEquals(0, server.count(ev("refused")), "0.3.0 is offered first");
+        assertEquals("0.3.0", agent.version());
+        assertTrue(SmcpStatusText.render(agent.status()).contains("(A2C 0.3.0)"), SmcpStatusText.render(agent.status()));
+
+        List<String> names = agent.tools().stream().map(SmcpTool::name).toList();
+        assertTrue(names.containsAll(List.of("smcp__alpha__files__echo", "smcp__alpha__web__web_search", "smcp__alpha__docs__doc_search",
+                "smcp__alpha__get_skills", "smcp__alpha__get_skill", "smcp__alpha__get_desktop")), names.toString());
+        assertFalse(names.contains("smcp__alpha__get_dpe"), "0.3 removed the Finder events");
+        assertTrue(agent.tool("smcp__alpha__web__web_search").orElseThrow().description().contains("MCP server web"));
+
+        McpToolResult r = agent.call(agent.tool("smcp__alpha__docs__doc_search").orElseThrow(), args("q", "budget"), Cancellation.NONE);
+        assertEquals("results for budget", r.text());
+        assertEquals("docs__doc_search", server.await(ev("tool_call"), WAIT).path("tool").asText(), "called by its exposed name");
+    }
+
+    @Test
+    void aServerOf02RefusesThe03HandshakeAndIsReachedWithTheVersionItAccepts() throws Exception {
+        SmcpTestOffice server = office(); // speaks 0.2.0; its refusal names only its server_version
+        SmcpOffice agent = joinedNegotiating(server, 60);
+        assertTrue(server.count(e -> "refused".equals(e.path("ev").asText()) && e.path("code").asInt() == 4008
+                && "0.3.0".equals(e.path("client_version").asText())) >= 1, "0.3.0 was offered first");
+        JsonNode joined = server.await(agentJoined(), WAIT);
+        assertEquals("0.2.0", joined.path("version").asText());
+        assertEquals("agent", joined.path("auth_role").asText(), "up to 0.2 the role also travels in auth");
+        assertEquals("0.2.0", agent.version());
+        String status = SmcpStatusText.render(agent.status());
+        assertTrue(status.contains("(A2C 0.2.0, after the office refused 0.3.0)"), status);
+        assertTrue(agent.tool("smcp__alpha__get_dpe").isPresent() && agent.tool("smcp__alpha__doc_search").isPresent(), "0.2 names");
+        assertEquals("alpha says: old", agent.call(agent.tool("smcp__alpha__echo").orElseThrow(), args("text", "old"), Cancellation.NONE).text());
+    }
+
+    @Test
+    void aServerThatAcceptsNothingTheAgentSpeaksIsNamedAfterOneTry() throws Exception {
+        SmcpTestOffice server = office("--a2c-version", "1.0.0");
+        SmcpOffice agent = agent(server, "office-1", null, null, 60);
+        assertFalse(agent.awaitSettled(WAIT));
+        String problem = agent.status().problem();
+        assertTrue(problem.contains("this server speaks A2C 1.0.0, the agent speaks 0.3.0 or 0.2.0; it accepts 1.0.0 to 1.999.999"), problem);
+        assertTrue(server.count(ev("refused")) >= 1);
+        assertEquals(0, server.count(e -> "refused".equals(e.path("ev").asText()) && !"0.3.0".equals(e.path("client_version").asText())),
+                "no handshake with a version the server's refusal does not accept");
+    }
+
+    static byte[] bigBlob() { // what office.mjs serves for its "big" tool
+        byte[] b = new byte[700 * 1024 + 123];
+        for (int i = 0; i < b.length; i++) b[i] = (byte) ((i * 31 + 7) % 251);
+        return b;
+    }
+
+    @Test
+    void aLargeBinaryResultIsFetchedByItsBlobHandleInChunksAndChecked() throws Exception {
+        SmcpTestOffice server = office("--a2c-version", "0.3.0");
+        SmcpOffice agent = joinedNegotiating(server, 60);
+        McpToolResult r = agent.call(agent.tool("smcp__alpha__files__big").orElseThrow(), Json.object(), Cancellation.NONE);
+        assertFalse(r.isError(), r.text());
+        ContentBlock.Image image = r.content().stream().filter(b -> b instanceof ContentBlock.Image).map(b -> (ContentBlock.Image) b)
+                .findFirst().orElseThrow(() -> new AssertionError(r.content().toString()));
+        assertArrayEquals(bigBlob(), java.util.Base64.getDecoder().decode(image.data()), "the bytes the Computer left out are back");
+        assertEquals("image/png", image.mimeType());
+        assertFalse(image.meta().has("a2c_blob_handle"), "the handle is consumed");
+        assertEquals("kept", image.meta().path("note").asText(), "the rest of _meta stays");
+        List<Long> offsets = new ArrayList<>();
+        for (int n = 1; n <= server.count(ev("get_blob")); n++) offsets.add(server.await(ev("get_blob"), n, WAIT).path("offset").asLong());
+        assertEquals(List.of(0L, 262144L, 524288L), offsets, "pulled chunk after chunk from absolute offsets");
+    }
+
+    @Test
+    void aCorruptedBlobIsRefusedAndAnOversizedOneIsNotEvenFetched() throws Exception {
+        SmcpTestOffice server = office("--a2c-version", "0.3.0");
+        SmcpOffice agent = joinedNegotiating(server, 60);
+        McpToolResult corrupt = agent.call(agent.tool("smcp__alpha__files__corrupt").orElseThrow(), Json.object(), Cancellation.NONE);
+        assertTrue(corrupt.isError());
+        assertTrue(corrupt.text().contains("does not match its sha256") && corrupt.text().contains("refused"), corrupt.text());
+        assertTrue(corrupt.content().stream().noneMatch(b -> b instanceof ContentBlock.Image), "no altered bytes reach the model");
+
+        McpToolResult huge = agent.call(agent.tool("smcp__alpha__files__huge").orElseThrow(), Json.object(), Cancellation.NONE);
+        assertTrue(huge.isError());
+        assertTrue(huge.text().contains("more than the 32 MiB the agent takes"), huge.text());
+        assertEquals(0, server.count(e -> "get_blob".equals(e.path("ev").asText()) && "h-huge-1".equals(e.path("handle").asText())));
+    }
+
+    @Test
+    void aComputersSkillsAreListedAndRead() throws Exception {
+        SmcpTestOffice server = office("--a2c-version", "0.3.0");
+        SmcpOffice agent = joinedNegotiating(server, 60);
+        McpToolResult list = agent.call(agent.tool("smcp__alpha__get_skills").orElseThrow(), Json.object(), Cancellation.NONE);
+        assertTrue(list.text().contains("pdf-report — Writes PDF reports the house way."), list.text());
+        SmcpTool skill = agent.tool("smcp__alpha__get_skill").orElseThrow();
+        assertTrue(skill.readOnly());
+        McpToolResult body = agent.call(skill, args("name", "pdf-report"), Cancellation.NONE);
+        assertTrue(body.text().contains("Use the house template"), body.text());
+        ObjectNode logo = args("name", "pdf-report").put("rel_path", "logo.png");
+        McpToolResult binary = agent.call(skill, logo, Cancellation.NONE);
+        assertFalse(binary.isError(), binary.text());
+        assertTrue(binary.text().contains("image/png, 70 bytes"), binary.text());
+        assertEquals("h-logo-1", server.await(ev("get_blob"), WAIT).path("handle").asText(), "a binary file comes by blob handle");
+        McpToolResult escape = agent.call(skill, args("name", "pdf-report").put("rel_path", "../secrets"), Cancellation.NONE);
+        assertTrue(escape.isError() && escape.text().contains("that SKILL file cannot be read"), escape.text());
+        McpToolResult invalid = agent.call(skill, args("name", "Bad Name!"), Cancellation.NONE);
+        assertTrue(invalid.isError() && invalid.text().contains("not a valid SKILL name"), invalid.text());
+    }
+
+    @Test
+    void cancellationIn03IsTheStandardFireAndForgetAndTimeoutsAreToldApart() throws Exception {
+        SmcpTestOffice server = office("--a2c-version", "0.3.0", "--max-agents", "2");
+        JsonNode received = cancelASlowCall(server, joinedNegotiating(server, 60), "smcp__alpha__files__slow");
+        assertEquals("[\"agent\",\"req_id\"]", received.path("fields").toString(), "AgentCallData: the req_id locates the call");
+        assertFalse(received.path("asked_for_ack").asBoolean(), "server:tool_call_cancel is fire-and-forget");
+
+        SmcpOffice impatient = agent(server, "office-1", null, null, 1);
+        assertTrue(impatient.awaitSettled(WAIT), () -> impatient.status().toString());
+        McpToolResult r = impatient.call(impatient.tool("smcp__alpha__files__slow").orElseThrow(), args("seconds", 600), Cancellation.NONE);
+        assertTrue(r.isError());
+        assertTrue(r.text().contains("the call timed out on the Computer"), "meta.a2c_timeout is read: " + r.text());
     }
 }

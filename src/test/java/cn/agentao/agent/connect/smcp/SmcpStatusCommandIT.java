@@ -36,6 +36,7 @@ class SmcpStatusCommandIT {
             Run r = status("{\"smcp\":{\"url\":\"" + office.url() + "\",\"office\":\"office-1\",\"name\":\"checker\"}}");
             assertEquals(0, r.code(), r.err() + r.out());
             assertTrue(r.out().contains("state    joined"), r.out());
+            assertTrue(r.out().contains("agent    checker (A2C 0.2.0, after the office refused 0.3.0)"), "the version spoken: " + r.out());
             assertTrue(r.out().contains("computer alpha: 8 tools") && r.out().contains("computer gamma: 8 tools"), r.out());
             assertTrue(r.out().contains("smcp__alpha__doc_search (search)"), r.out());
             assertTrue(r.out().contains("smcp__gamma__echo"), r.out());
@@ -47,7 +48,13 @@ class SmcpStatusCommandIT {
         try (SmcpTestOffice office = SmcpTestOffice.start("--a2c-version", "1.0.0")) {
             Run r = status("{\"smcp\":{\"url\":\"" + office.url() + "\",\"office\":\"office-1\"}}");
             assertEquals(1, r.code());
-            assertTrue(r.out().contains("this server speaks A2C 1.0.0, the agent speaks 0.2.0"), r.out());
+            assertTrue(r.out().contains("this server speaks A2C 1.0.0, the agent speaks 0.3.0 or 0.2.0"), r.out());
+        }
+        try (SmcpTestOffice office = SmcpTestOffice.start("--a2c-version", "0.3.0")) {
+            Run r = status("{\"smcp\":{\"url\":\"" + office.url() + "\",\"office\":\"office-1\",\"name\":\"checker\"}}");
+            assertEquals(0, r.code(), r.err() + r.out());
+            assertTrue(r.out().contains("agent    checker (A2C 0.3.0)\n"), r.out());
+            assertTrue(r.out().contains("smcp__alpha__files__echo"), r.out());
         }
         Run none = status("{}");
         assertEquals(1, none.code());
