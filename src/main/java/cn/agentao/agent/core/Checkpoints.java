@@ -288,15 +288,17 @@ final class Checkpoints {
      */
     private State read(FileAccess files, Path p, boolean keep) throws IOException {
         boolean onDisk = Files.exists(p);
-        long size = onDisk ? Files.size(p) : 0;
+        // a file that is not on disk did not exist: the editor is not asked (a new file's write needs no round trip,
+        // and a client that never answers reads of missing files cannot hold the write up)
+        if (!onDisk) return State.ABSENT;
+        long size = Files.size(p);
         if (keep && size > MAX_FILE_BYTES) return new State(null, false, size);
         byte[] bytes;
         boolean text;
         try {
             bytes = files.readText(p, null, null).getBytes(StandardCharsets.UTF_8);
             text = true;
-        } catch (IOException e) { // no such file; or binary, not UTF-8, too big for a whole read: its bytes on disk
-            if (!onDisk) return State.ABSENT;
+        } catch (IOException e) { // binary, not UTF-8, too big for a whole read: its bytes on disk
             if (size > MAX_FILE_BYTES) return new State(null, false, size);
             bytes = Files.readAllBytes(p);
             text = isUtf8(bytes);

@@ -18,6 +18,8 @@ import cn.agentao.agent.trust.TrustedProjects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,7 +38,8 @@ final class ModelSettings {
     private final Map<String, String> env;
     private final TrustedProjects trust;
     private final Path userConfigJson;
-    private volatile UserConfigFile userConfig; // read at start, again when the configuration is reloaded
+    private volatile UserConfigFile userConfig; // read at start, again when the configuration is reloaded or the file changed
+    private volatile String userConfigStamp; // the file's size and modification time when it was last read
     private final Map<String, ModelClient> modelClients = new ConcurrentHashMap<>();
     private volatile Map<Path, ModelCatalog> catalogs = new ConcurrentHashMap<>();
     private volatile Map<Path, Credentials> credentials = new ConcurrentHashMap<>();
@@ -46,6 +49,29 @@ final class ModelSettings {
         this.trust = trust;
         this.userConfigJson = userJson.file();
         this.userConfig = UserConfigFile.of(userJson);
+        this.userConfigStamp = stamp(userConfigJson);
+    }
+
+    /**
+     * The user's config file as it is now: read again only when its size or modification time changed since the last
+     * read, so an edit made while the agent runs reaches the next project (or reload) that looks, as it always did,
+     * and an unchanged file is never read twice.
+     */
+    private UserConfigFile userConfig() {
+        String now = stamp(userConfigJson);
+        if (!now.equals(userConfigStamp)) {
+            userConfig = UserConfigFile.read(userConfigJson);
+            userConfigStamp = now;
+        }
+        return userConfig;
+    }
+
+    private static String stamp(Path file) {
+        try {
+            return file == null ? "" : Files.size(file) + "@" + Files.getLastModifiedTime(file).toMillis();
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     // ---------------------------------------------------------------- configuration
@@ -53,7 +79,7 @@ final class ModelSettings {
     ModelCatalog catalog(Path cwd) {
         Path key = cwd == null ? Path.of(System.getProperty("user.dir")) : cwd;
         return catalogs.computeIfAbsent(key, k -> {
-            ModelCatalog c = ModelCatalog.load(env, ConfigLocations.standard(k, env, trust.trusted(k)), userConfig);
+            ModelCatalog c = ModelCatalog.load(env, ConfigLocations.standard(k, env, trust.trusted(k)), userConfig());
             c.warnings().forEach(w -> log.warn("configuration: {}", w));
             return c;
         });
@@ -86,6 +112,7 @@ final class ModelSettings {
     /** Forgets cached configuration so the next look re-reads environment files and the config file. */
     void reloadConfiguration() {
         userConfig = UserConfigFile.read(userConfigJson);
+        userConfigStamp = stamp(userConfigJson);
         catalogs = new ConcurrentHashMap<>();
         credentials = new ConcurrentHashMap<>();
         modelClients.clear();

@@ -89,15 +89,16 @@ class ConfigTest {
     }
 
     @Test
-    void theModelsEntriesAreReadAtStartAndAgainOnlyWhenTheConfigurationIsReloaded() throws Exception {
+    void theModelsEntriesAreReadAgainWhenTheFileChangesAndAProjectKeepsItsReadingUntilAReload() throws Exception {
         Path file = userConfig("{\"providers\": {\"openai\": {\"apiKey\": \"sk-file-key\", \"models\": [\"m\"]}}, \"default\": \"openai/m\"}");
         Path first = Files.createDirectories(dir.resolve("first")), second = Files.createDirectories(dir.resolve("second"));
         try (cn.agentao.agent.core.SessionService sessions = cn.agentao.agent.cli.CoreFactory.create(AgentConfig.load(env()))) {
             assertTrue(sessions.configured(first));
-            Files.writeString(file, "{}");
-            assertTrue(sessions.configured(second), "another project of the same start sees the same reading");
+            Files.writeString(file, "{}"); // edited while the agent runs (an editor keeps it running for days)
+            assertFalse(sessions.configured(second), "the next project that looks reads the edited file");
+            assertTrue(sessions.configured(first), "a project already read keeps its reading");
             sessions.reloadConfiguration(); // after agent login/logout or the editor's authenticate
-            assertFalse(sessions.configured(second), "a reload reads the file again");
+            assertFalse(sessions.configured(first), "a reload reads the file again for every project");
         }
     }
 
