@@ -176,7 +176,7 @@ class A2aTaskOwnerIT {
                 "nothing tells the task exists");
     }
 
-    private static ObjectNode sendParams(String text, String taskId) {
+    static ObjectNode sendParams(String text, String taskId) {
         ObjectNode message = Json.object().put("kind", "message").put("messageId", UUID.randomUUID().toString()).put("role", "user");
         message.putArray("parts").addObject().put("kind", "text").put("text", text);
         if (taskId != null) message.put("taskId", taskId);
@@ -185,7 +185,7 @@ class A2aTaskOwnerIT {
         return params;
     }
 
-    private static ObjectNode v1SendParams(String text, String taskId) {
+    static ObjectNode v1SendParams(String text, String taskId) {
         ObjectNode message = Json.object().put("messageId", UUID.randomUUID().toString()).put("role", "ROLE_USER").put("taskId", taskId);
         message.putArray("parts").addObject().put("text", text);
         ObjectNode params = Json.object();
@@ -197,7 +197,7 @@ class A2aTaskOwnerIT {
      * One credential at one instance: JSON-RPC requests, plain or streamed (then the first event is the answer), and
      * HTTP+JSON requests (their status and body; a stream's first event).
      */
-    private record Caller(String url, String token) {
+    record Caller(String url, String token) {
         record Rest(int status, String body) {}
 
         Rest rest(String method, String path, ObjectNode body) throws Exception {

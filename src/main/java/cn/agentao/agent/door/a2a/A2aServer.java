@@ -36,7 +36,7 @@ public final class A2aServer implements AutoCloseable {
                           List<String> allowedHosts, List<String> allowedOrigins) {}
 
     /** The caller of a tokenless server: whoever passes the guard on loopback, i.e. a local program of the user's. */
-    private static final String LOCAL_CALLER = "local";
+    static final String LOCAL_CALLER = "local";
 
     private final HttpServer http;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
