@@ -90,8 +90,9 @@ class A2aSdkClientIT {
             assertEquals("written by the agent", Files.readString(outside.resolve("yes.txt")), "answered yes: written");
             String contextId = summary.path("contextId").asText();
             assertFalse(contextId.isEmpty());
+            String session = A2aServerProcess.sessionOf(TOKEN, contextId); // the token's own context
             try (var files = Files.list(dir.resolve("store"))) {
-                assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith(contextId)), "the context is a stored session");
+                assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith(session)), "the context is a stored session");
             }
             boolean answerReachedTheModel = model.requests().stream().anyMatch(q -> q.body().path("messages").toString().contains("green"));
             assertTrue(answerReachedTheModel, "the caller's answer to ask_user reached the model");

@@ -36,7 +36,7 @@ public final class A2aServer implements AutoCloseable {
                           List<String> allowedHosts, List<String> allowedOrigins) {}
 
     /** The caller of a tokenless server: whoever passes the guard on loopback, i.e. a local program of the user's. */
-    private static final String LOCAL_CALLER = "local";
+    static final String LOCAL_CALLER = "local";
 
     private final HttpServer http;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -54,7 +54,7 @@ public final class A2aServer implements AutoCloseable {
         this.http = http;
         this.service = service;
         this.token = token;
-        this.tokenCaller = token == null ? null : "token:" + fingerprint(token);
+        this.tokenCaller = token == null ? null : callerOf(token);
         this.baseUrl = baseUrl;
         this.card = card;
         this.cardEtag = "\"" + fingerprint(card) + "\"";
@@ -212,6 +212,9 @@ public final class A2aServer implements AutoCloseable {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) return null;
         return MessageDigest.isEqual(token, header.substring(7).strip().getBytes(StandardCharsets.UTF_8)) ? tokenCaller : null;
     }
+
+    /** The caller holding {@code token}. */
+    static String callerOf(byte[] token) { return "token:" + fingerprint(token); }
 
     private static String fingerprint(byte[] token) {
         try {

@@ -72,8 +72,8 @@ final class A2aService {
         if (!sessions.configured(cwd)) {
             throw new A2aException(ErrorCodes.INTERNAL_ERROR, "no model provider is configured. " + sessions.authHelp());
         }
-        A2aContexts.Context ctx = contexts.open(contextId);
-        Session.Turn turn = beginTurn(ctx);
+        A2aContexts.Context ctx = contexts.open(contextId, caller);
+        Session.Turn turn = beginTurn(ctx, caller);
         ObjectNode first = ((ObjectNode) message.deepCopy());
         String id = UUID.randomUUID().toString();
         first.put("taskId", id).put("contextId", ctx.id());
@@ -84,7 +84,7 @@ final class A2aService {
     }
 
     /** Reserves the context's turn slot; a cancelled task still winding down is waited for a little. */
-    private Session.Turn beginTurn(A2aContexts.Context ctx) throws A2aException {
+    private Session.Turn beginTurn(A2aContexts.Context ctx, String caller) throws A2aException {
         long deadline = System.nanoTime() + BUSY_WAIT.toNanos();
         while (true) {
             CoreException.Busy busy;
@@ -94,7 +94,7 @@ final class A2aService {
                 busy = e; // a task of this context is still running or winding down, here or on another instance
             }
             boolean windingDown = ctx.session().hasActiveTurn() // not another instance's turn
-                    && tasks.all().stream().noneMatch(t -> t.contextId().equals(ctx.id()) && !t.isTerminal());
+                    && tasks.all().stream().noneMatch(t -> t.contextId().equals(ctx.id()) && t.ownedBy(caller) && !t.isTerminal());
             if (!windingDown || System.nanoTime() > deadline) {
                 throw A2aException.invalidRequest("context " + ctx.id() + " is busy with another task; "
                         + "answer or cancel that task first (" + busy.getMessage() + ")");

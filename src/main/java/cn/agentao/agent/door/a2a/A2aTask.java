@@ -81,6 +81,9 @@ public final class A2aTask {
     /** Whether {@code caller} started this task (a task without a known owner is nobody's). */
     boolean ownedBy(String caller) { return owner != null && owner.equals(caller); }
 
+    /** The session behind the task's context (see {@link A2aContexts#sessionId}). */
+    String sessionId() { return A2aContexts.sessionId(owner, contextId); }
+
     private static String storedAnswer(ObjectNode stored) {
         return stored.path("artifacts").path(0).path("parts").path(0).path("text").asText("");
     }

@@ -117,7 +117,7 @@ final class SharedTaskStore implements TaskStore {
      */
     private boolean endIfAbandoned(A2aTask task, TaskRepository.StoredTask stored, String state, Duration after) {
         if (task.isTerminal() || stored.updatedAt().isAfter(Instant.now().minus(after))) return false;
-        if (!sessions.isIdleEverywhere(task.contextId())) return false;
+        if (!sessions.isIdleEverywhere(task.sessionId())) return false;
         task.status(state, "canceled".equals(state) ? null : A2aMessages.agent(task.id(), task.contextId(),
                 "The agent instance serving this task stopped before it ended; what was completed is kept in the "
                         + "context: send a new message in it to continue.", null));

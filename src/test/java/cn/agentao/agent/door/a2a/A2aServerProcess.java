@@ -55,6 +55,11 @@ public final class A2aServerProcess implements AutoCloseable {
         return new A2aServerProcess(pb.start());
     }
 
+    /** The stored session behind {@code contextId} for the caller holding {@code token} (a token's contexts are its own). */
+    public static String sessionOf(String token, String contextId) {
+        return A2aContexts.sessionId(A2aServer.callerOf(token.getBytes(StandardCharsets.UTF_8)), contextId);
+    }
+
     /** The base URL, once the server logged it. */
     public String url() throws Exception { return url.get(60, TimeUnit.SECONDS); }
 
