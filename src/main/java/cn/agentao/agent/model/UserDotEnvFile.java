@@ -1,5 +1,6 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.store.DurableFiles;
 
 import java.io.IOException;

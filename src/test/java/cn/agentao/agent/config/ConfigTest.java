@@ -2,7 +2,7 @@ package cn.agentao.agent.config;
 
 import cn.agentao.agent.connect.a2a.A2aAgentConfig;
 import cn.agentao.agent.connect.smcp.SmcpConfig;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.UserConfigFile;
 import cn.agentao.agent.tools.web.WebSearchConfig;
