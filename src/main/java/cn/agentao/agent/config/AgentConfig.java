@@ -103,6 +103,21 @@ public record AgentConfig(Map<String, String> environment, Path configDir, Confi
         }
     }
 
+    /**
+     * The terminal chat's settings: the terminal's type ({@code TERM}), whether {@code NO_COLOR} is set (any value but
+     * empty, https://no-color.org), and where the input history is kept: {@code $XDG_STATE_HOME/agent/history}, else
+     * {@code ~/.local/state/agent/history}. Read by the terminal's launch alone, before the rest is loaded.
+     */
+    public record Terminal(String type, boolean noColor, Path historyFile) {
+        public static Terminal from(Map<String, String> env) {
+            String noColor = env.get("NO_COLOR");
+            String state = env.get("XDG_STATE_HOME");
+            Path base = state != null && !state.isBlank() && Path.of(state).isAbsolute() ? Path.of(state)
+                    : UserHome.from(env).resolve(".local").resolve("state");
+            return new Terminal(env.get("TERM"), noColor != null && !noColor.isEmpty(), base.resolve("agent").resolve("history"));
+        }
+    }
+
     /** The process's configuration from its environment alone. */
     public static AgentConfig load(Map<String, String> environment) {
         return load(environment, CommandLine.NONE);
