@@ -125,7 +125,7 @@ final class TerminalLaunch {
             int code = cn.agentao.agent.door.terminal.Chat.run(core, request);
             if (code != cn.agentao.agent.door.terminal.Chat.NO_PROVIDER) return code;
             // the first run with nothing configured: agent login there and then, then the chat with what it saved
-            if (!LoginCommand.offer(env)) return ExitCodes.FAILED;
+            if (!LoginCommand.offer(AgentConfig.load(env))) return ExitCodes.FAILED;
             code = cn.agentao.agent.door.terminal.Chat.run(core, request);
             return code == cn.agentao.agent.door.terminal.Chat.NO_PROVIDER ? ExitCodes.FAILED : code;
         }

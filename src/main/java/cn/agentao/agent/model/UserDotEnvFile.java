@@ -33,7 +33,12 @@ public final class UserDotEnvFile {
 
     /** The user's {@code .env} for this environment ({@code $XDG_CONFIG_HOME/agent/.env} or {@code ~/.config/agent/.env}). */
     public static UserDotEnvFile forUser(Map<String, String> environment) {
-        return new UserDotEnvFile(ConfigLocations.userConfigDir(environment).resolve(".env"));
+        return in(ConfigLocations.userConfigDir(environment));
+    }
+
+    /** The {@code .env} in the user's configuration directory {@code configDir}. */
+    public static UserDotEnvFile in(Path configDir) {
+        return new UserDotEnvFile(configDir.resolve(".env"));
     }
 
     public Path file() {
