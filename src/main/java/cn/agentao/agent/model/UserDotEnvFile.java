@@ -1,6 +1,5 @@
 package cn.agentao.agent.model;
 
-import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.store.DurableFiles;
 
 import java.io.IOException;
@@ -31,12 +30,7 @@ public final class UserDotEnvFile {
         this.file = file;
     }
 
-    /** The user's {@code .env} for this environment ({@code $XDG_CONFIG_HOME/agent/.env} or {@code ~/.config/agent/.env}). */
-    public static UserDotEnvFile forUser(Map<String, String> environment) {
-        return in(ConfigLocations.userConfigDir(environment));
-    }
-
-    /** The {@code .env} in the user's configuration directory {@code configDir}. */
+    /** The user's {@code .env} in their configuration directory {@code configDir} ({@code $XDG_CONFIG_HOME/agent} or {@code ~/.config/agent}). */
     public static UserDotEnvFile in(Path configDir) {
         return new UserDotEnvFile(configDir.resolve(".env"));
     }
