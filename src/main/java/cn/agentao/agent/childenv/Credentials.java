@@ -1,7 +1,7 @@
 package cn.agentao.agent.childenv;
 
 import cn.agentao.agent.model.ConfigEnvironment;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.UserConfigFile;
 import cn.agentao.agent.util.SecretMask;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.subagents.AgentCatalog;
 import cn.agentao.agent.subagents.AgentDefinition;
 import cn.agentao.agent.trust.TrustedProjects;

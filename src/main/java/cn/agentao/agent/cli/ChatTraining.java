@@ -41,7 +41,7 @@ final class ChatTraining {
                     "AGENT_SESSIONS_DIR", tmp.resolve("sessions").toString(), "TERM", "xterm-256color",
                     "XDG_CONFIG_HOME", tmp.resolve("config").toString(), "XDG_STATE_HOME", tmp.resolve("state").toString(),
                     "HOME", tmp.toString());
-            Chat.Request request = new Chat.Request(ws, null, null, null, env);
+            Chat.Request request = new Chat.Request(ws, null, null, null, cn.agentao.agent.config.AgentConfig.Terminal.from(env));
             CompletableFuture<Integer> chat = CompletableFuture.supplyAsync(() -> Chat.run(
                     () -> CoreFactory.create(env, null), request,
                     () -> TerminalBuilder.builder().system(false).provider("jni").type("xterm-256color")

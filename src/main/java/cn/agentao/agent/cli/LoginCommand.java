@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.model.KeyCheck;
 import cn.agentao.agent.model.ProviderLogin;
 import cn.agentao.agent.model.UserDotEnvFile;
@@ -11,7 +12,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -30,14 +30,14 @@ public final class LoginCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final Map<String, String> env;
+    private final AgentConfig config;
 
     public LoginCommand() {
-        this(System.getenv());
+        this(AgentConfig.load(System.getenv()));
     }
 
-    LoginCommand(Map<String, String> env) {
-        this.env = env;
+    LoginCommand(AgentConfig config) {
+        this.config = config;
     }
 
     @Override
@@ -54,14 +54,14 @@ public final class LoginCommand implements Callable<Integer> {
     }
 
     /** The chat's first run with nothing configured: offers {@code agent login} there and then; true when it saved a provider. */
-    static boolean offer(Map<String, String> env) {
+    static boolean offer(AgentConfig config) {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true);
         TerminalInput in = TerminalInput.open(out);
         try {
             String answer = in.line("Set one up now with agent login? [Y/n]: ").strip();
             if (!answer.isEmpty() && !answer.toLowerCase(java.util.Locale.ROOT).startsWith("y")) return false;
-            return new LoginCommand(env).login(in, out, err) == 0;
+            return new LoginCommand(config).login(in, out, err) == 0;
         } catch (TerminalInput.EndOfInput e) {
             return false;
         }
@@ -115,7 +115,7 @@ public final class LoginCommand implements Callable<Integer> {
                 return 1;
             }
         }
-        UserDotEnvFile file = UserDotEnvFile.forUser(env);
+        UserDotEnvFile file = UserDotEnvFile.in(config.configDir());
         try {
             file.update(ProviderLogin.variables(prefix, key, baseUrl, model), java.util.Set.of());
         } catch (IOException e) {
@@ -125,7 +125,7 @@ public final class LoginCommand implements Callable<Integer> {
         out.println("Saved in " + file.file() + " (readable by you only). New sessions use "
                 + prefix.toLowerCase(java.util.Locale.ROOT) + "/" + (model != null ? model : choice.defaultModel()) + ".");
         for (String name : ProviderLogin.variables(prefix, key, baseUrl, model).keySet()) {
-            String shadow = env.get(name);
+            String shadow = config.environment().get(name); // the provider's own variable, by name
             if (shadow != null && !shadow.isBlank()) {
                 out.println("Note: " + name + " is also set in your environment, which wins over the file.");
             }

@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.model.ProviderLogin;
 import cn.agentao.agent.model.UserDotEnvFile;
 import picocli.CommandLine.Command;
@@ -7,7 +8,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -20,19 +20,19 @@ public final class LogoutCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final Map<String, String> env;
+    private final AgentConfig config;
 
     public LogoutCommand() {
-        this(System.getenv());
+        this(AgentConfig.load(System.getenv()));
     }
 
-    LogoutCommand(Map<String, String> env) {
-        this.env = env;
+    LogoutCommand(AgentConfig config) {
+        this.config = config;
     }
 
     @Override
     public Integer call() {
-        UserDotEnvFile file = UserDotEnvFile.forUser(env);
+        UserDotEnvFile file = UserDotEnvFile.in(config.configDir());
         try {
             Set<String> removed = ProviderLogin.logout(file);
             spec.commandLine().getOut().println(removed.isEmpty() ? "Nothing to remove in " + file.file() + "."

@@ -17,7 +17,7 @@ public final class Main {
                 .setParameterExceptionHandler(Main::usageError);
         if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
             java.util.List<String> footer = new java.util.ArrayList<>(java.util.List.of(""));
-            footer.addAll(Sandboxes.fromEnvironment(System.getenv()).helpLines()); // a trial run of the sandbox: help only
+            footer.addAll(Sandboxes.of(cn.agentao.agent.config.SandboxSettings.fromEnvironment(System.getenv())).helpLines()); // a trial run of the sandbox: help only
             cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
         }
         return cl;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.skills.Skill;
 import cn.agentao.agent.skills.SkillCatalog;
 import cn.agentao.agent.trust.TrustedProjects;
@@ -12,7 +12,6 @@ import picocli.CommandLine.Spec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code agent skills list}: the skills a session in a project would have, as the model sees them, and what was skipped. */
@@ -33,14 +32,14 @@ public final class SkillsCommand {
         @Option(names = {"-C", "--dir"}, paramLabel = "DIR", description = "The project directory.")
         Path dir;
 
-        private final Map<String, String> env;
+        private final AgentConfig config;
 
         public ListSkills() {
-            this(System.getenv());
+            this(AgentConfig.load(System.getenv()));
         }
 
-        public ListSkills(Map<String, String> env) {
-            this.env = env;
+        public ListSkills(AgentConfig config) {
+            this.config = config;
         }
 
         @Override
@@ -52,8 +51,8 @@ public final class SkillsCommand {
                 err.println("agent skills list: " + project + " is not a directory");
                 return 1;
             }
-            SkillCatalog skills = SkillCatalog.discover(project, ConfigLocations.userConfigDir(env),
-                    TrustedProjects.forUser(env).trusted(project));
+            SkillCatalog skills = SkillCatalog.discover(project, config.configDir(),
+                    TrustedProjects.in(config.configDir()).trusted(project));
             for (String notice : skills.notices()) err.println(InertText.forTerminal(notice));
             if (skills.isEmpty()) {
                 out.println("No skills.");

@@ -3,7 +3,7 @@ package cn.agentao.agent.cli;
 import cn.agentao.agent.connect.smcp.SmcpConfig;
 import cn.agentao.agent.connect.smcp.SmcpOffice;
 import cn.agentao.agent.connect.smcp.SmcpStatusText;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.util.InertText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -121,11 +121,11 @@ final class TerminalLaunch {
                         + "(or on stdin), or serve editors with --acp (see --help).");
                 return ExitCodes.USAGE;
             }
-            var request = new cn.agentao.agent.door.terminal.Chat.Request(cwd, resume, c.mode(), c.model(), env, c.question());
+            var request = new cn.agentao.agent.door.terminal.Chat.Request(cwd, resume, c.mode(), c.model(), AgentConfig.Terminal.from(env), c.question());
             int code = cn.agentao.agent.door.terminal.Chat.run(core, request);
             if (code != cn.agentao.agent.door.terminal.Chat.NO_PROVIDER) return code;
             // the first run with nothing configured: agent login there and then, then the chat with what it saved
-            if (!LoginCommand.offer(env)) return ExitCodes.FAILED;
+            if (!LoginCommand.offer(AgentConfig.load(env))) return ExitCodes.FAILED;
             code = cn.agentao.agent.door.terminal.Chat.run(core, request);
             return code == cn.agentao.agent.door.terminal.Chat.NO_PROVIDER ? ExitCodes.FAILED : code;
         }

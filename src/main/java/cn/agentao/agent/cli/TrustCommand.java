@@ -1,5 +1,6 @@
 package cn.agentao.agent.cli;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.connect.mcp.ProjectMcpFile;
 import cn.agentao.agent.trust.TrustedProjects;
 import picocli.CommandLine.Command;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -34,14 +34,14 @@ public final class TrustCommand implements Callable<Integer> {
     @Option(names = "--revoke", description = "Make the project untrusted again.")
     boolean revoke;
 
-    private final Map<String, String> env;
+    private final AgentConfig config;
 
     public TrustCommand() {
-        this(System.getenv());
+        this(AgentConfig.load(System.getenv()));
     }
 
-    public TrustCommand(Map<String, String> env) {
-        this.env = env;
+    public TrustCommand(AgentConfig config) {
+        this.config = config;
     }
 
     @Override
@@ -53,7 +53,7 @@ public final class TrustCommand implements Callable<Integer> {
             err.println("agent trust: " + project + " is not a directory");
             return 1;
         }
-        TrustedProjects trust = TrustedProjects.forUser(env);
+        TrustedProjects trust = TrustedProjects.in(config.configDir());
         try {
             if (revoke) {
                 out.println(trust.forget(project) ? project + " is no longer trusted." : project + " was not trusted.");

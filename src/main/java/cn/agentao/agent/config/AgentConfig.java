@@ -48,14 +48,73 @@ public record AgentConfig(Map<String, String> environment, Path configDir, Confi
         }
     }
 
-    /** Whether web_fetch, remote agents and push webhooks may reach loopback and private addresses. */
-    public record Network(boolean allowPrivateNetwork) {
+    /**
+     * Whether web_fetch, remote agents and push webhooks may reach loopback and private addresses, the proxies outgoing
+     * HTTP takes and the certificate authorities TLS trusts besides the JDK's. Read from the agent's own process
+     * environment only, never from a project's {@code .env}.
+     */
+    public record Network(boolean allowPrivateNetwork, Proxies proxies, Certificates certificates) {
         /** Set to 1 (or true) to let them (off by default). */
         public static final String ALLOW_PRIVATE_NETWORK_ENV = "AGENT_ALLOW_PRIVATE_NETWORK";
 
         public static Network from(Map<String, String> env) {
             String allow = env.get(ALLOW_PRIVATE_NETWORK_ENV);
-            return new Network("1".equals(allow) || "true".equalsIgnoreCase(allow));
+            return new Network("1".equals(allow) || "true".equalsIgnoreCase(allow), Proxies.from(env), Certificates.from(env));
+        }
+
+        /** This process's network settings, for what is set up once per process (its HTTP clients). */
+        public static Network ofThisProcess() {
+            return from(System.getenv());
+        }
+    }
+
+    /** A variable set to a non-blank value: its name, which messages cite, and its value (never in {@link #toString()}). */
+    public record Variable(String name, String value) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * The proxy variables editors pass to agents, the first of each group that is set (the lower-case spelling first,
+     * as curl reads them): for https URLs, for http URLs ({@code all_proxy}/{@code ALL_PROXY} for either when its own
+     * is unset), and the hosts that go direct. Null where none is set.
+     */
+    public record Proxies(Variable https, Variable http, Variable noProxy) {
+        public static Proxies from(Map<String, String> env) {
+            return new Proxies(first(env, "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"),
+                    first(env, "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"), first(env, "no_proxy", "NO_PROXY"));
+        }
+
+        private static Variable first(Map<String, String> env, String... names) {
+            for (String n : names) {
+                String v = env.get(n);
+                if (v != null && !v.isBlank()) return new Variable(n, v);
+            }
+            return null;
+        }
+    }
+
+    /** {@code SSL_CERT_FILE} (a PEM file) and {@code SSL_CERT_DIR} (directories separated by {@code :}), as set; null where unset. */
+    public record Certificates(String file, String dirs) {
+        public static Certificates from(Map<String, String> env) {
+            return new Certificates(env.get("SSL_CERT_FILE"), env.get("SSL_CERT_DIR"));
+        }
+    }
+
+    /**
+     * The terminal chat's settings: the terminal's type ({@code TERM}), whether {@code NO_COLOR} is set (any value but
+     * empty, https://no-color.org), and where the input history is kept: {@code $XDG_STATE_HOME/agent/history}, else
+     * {@code ~/.local/state/agent/history}. Read by the terminal's launch alone, before the rest is loaded.
+     */
+    public record Terminal(String type, boolean noColor, Path historyFile) {
+        public static Terminal from(Map<String, String> env) {
+            String noColor = env.get("NO_COLOR");
+            String state = env.get("XDG_STATE_HOME");
+            Path base = state != null && !state.isBlank() && Path.of(state).isAbsolute() ? Path.of(state)
+                    : UserHome.from(env).resolve(".local").resolve("state");
+            return new Terminal(env.get("TERM"), noColor != null && !noColor.isEmpty(), base.resolve("agent").resolve("history"));
         }
     }
 

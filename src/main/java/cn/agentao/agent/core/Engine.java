@@ -13,7 +13,7 @@ import cn.agentao.agent.core.tool.Connector;
 import cn.agentao.agent.core.tool.ConnectorSession;
 import cn.agentao.agent.core.tool.McpServerConfig;
 import cn.agentao.agent.core.tool.ToolSource;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.permission.PermissionMemory;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Cancellation;

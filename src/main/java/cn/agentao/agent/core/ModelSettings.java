@@ -7,7 +7,7 @@ import cn.agentao.agent.config.ConfigJson;
 import cn.agentao.agent.core.content.Setting;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.record.EngineRecord;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.ModelChoice;
 import cn.agentao.agent.model.ModelClient;

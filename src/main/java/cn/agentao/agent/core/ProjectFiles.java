@@ -26,7 +26,7 @@ final class ProjectFiles {
     }
 
     static Path commandsDir(Path cwd) {
-        return cwd.resolve(".agent").resolve("commands");
+        return cn.agentao.agent.config.AgentConfig.projectDir(cwd).resolve("commands");
     }
 
     /** One sentence per project file that was not read because it resolves outside the workspace. */

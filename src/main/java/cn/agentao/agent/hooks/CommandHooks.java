@@ -93,9 +93,9 @@ public final class CommandHooks implements Hooks {
     /** The files hooks come from for a session in {@code cwd}: the user's, then (trusted only) the project's. */
     private List<Path> files(Path cwd) {
         List<Path> files = new ArrayList<>(List.of(configDir.resolve("hooks.json"), configDir.resolve(cn.agentao.agent.config.ConfigJson.USER_FILE))); // re-read when it changes
-        if (cwd != null && (Files.isRegularFile(cwd.resolve(".agent/hooks.json")) || Files.isRegularFile(cwd.resolve(".claude/settings.json")))
+        if (cwd != null && (Files.isRegularFile(cn.agentao.agent.config.AgentConfig.projectDir(cwd).resolve("hooks.json")) || Files.isRegularFile(cwd.resolve(".claude/settings.json")))
                 && trust.trusted(cwd)) {
-            files.add(cwd.resolve(".agent/hooks.json"));
+            files.add(cn.agentao.agent.config.AgentConfig.projectDir(cwd).resolve("hooks.json"));
             files.add(cwd.resolve(".claude/settings.json"));
         }
         return files;

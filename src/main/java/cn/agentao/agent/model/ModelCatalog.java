@@ -1,5 +1,7 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.config.ConfigLocations;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

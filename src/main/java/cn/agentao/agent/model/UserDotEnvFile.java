@@ -30,9 +30,9 @@ public final class UserDotEnvFile {
         this.file = file;
     }
 
-    /** The user's {@code .env} for this environment ({@code $XDG_CONFIG_HOME/agent/.env} or {@code ~/.config/agent/.env}). */
-    public static UserDotEnvFile forUser(Map<String, String> environment) {
-        return new UserDotEnvFile(ConfigLocations.userConfigDir(environment).resolve(".env"));
+    /** The user's {@code .env} in their configuration directory {@code configDir} ({@code $XDG_CONFIG_HOME/agent} or {@code ~/.config/agent}). */
+    public static UserDotEnvFile in(Path configDir) {
+        return new UserDotEnvFile(configDir.resolve(".env"));
     }
 
     public Path file() {

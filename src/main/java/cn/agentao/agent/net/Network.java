@@ -1,5 +1,6 @@
 package cn.agentao.agent.net;
 
+import cn.agentao.agent.config.AgentConfig;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -7,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.X509TrustManager;
@@ -30,26 +30,26 @@ public final class Network {
     private static final Logger LOG = LoggerFactory.getLogger(Network.class);
     private static volatile Network instance;
 
-    private final Map<String, String> env;
+    private final AgentConfig.Network settings;
     private final List<Path> systemBundles;
     private final ProxyRoutes routes;
     private volatile TrustedCertificates trust;
 
-    Network(Map<String, String> env, List<Path> systemBundles) {
-        this.env = Map.copyOf(env);
+    Network(AgentConfig.Network settings, List<Path> systemBundles) {
+        this.settings = settings;
         this.systemBundles = List.copyOf(systemBundles);
-        this.routes = ProxyRoutes.from(env);
+        this.routes = ProxyRoutes.from(settings.proxies());
         if (routes.anyCredentials()) allowBasicProxyAuthorizationInTunnels();
     }
 
-    /** The process-wide settings, from the process environment. */
+    /** The process-wide settings, from the process environment (the config's network section). */
     public static Network get() {
         Network n = instance;
         if (n == null) {
             synchronized (Network.class) {
                 n = instance;
                 if (n == null) {
-                    n = new Network(System.getenv(), TrustedCertificates.SYSTEM_BUNDLES);
+                    n = new Network(AgentConfig.Network.ofThisProcess(), TrustedCertificates.SYSTEM_BUNDLES);
                     LOG.debug("network: {}", n.routes.describe());
                     n.routes.problems().forEach(p -> LOG.warn("network: {}", p));
                     instance = n;
@@ -100,7 +100,7 @@ public final class Network {
             synchronized (this) {
                 t = trust;
                 if (t == null) {
-                    t = TrustedCertificates.load(env, systemBundles);
+                    t = TrustedCertificates.load(settings.certificates(), systemBundles);
                     LOG.debug("TLS: {} certificate authorities trusted besides the JDK's", t.added());
                     t.problems().forEach(p -> LOG.warn("TLS: {}", p));
                     trust = t;

@@ -1,5 +1,6 @@
 package cn.agentao.agent.net;
 
+import cn.agentao.agent.config.AgentConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
@@ -9,7 +10,6 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,34 +35,25 @@ final class ProxyRoutes extends ProxySelector {
         this.problems = List.copyOf(problems);
     }
 
-    static ProxyRoutes from(Map<String, String> env) {
+    static ProxyRoutes from(AgentConfig.Proxies proxies) {
         List<String> problems = new ArrayList<>();
-        ProxyAddress https = address(env, problems, "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY");
-        ProxyAddress http = address(env, problems, "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY");
-        String noProxy = first(env, "no_proxy", "NO_PROXY");
-        return new ProxyRoutes(https, http, NoProxy.parse(noProxy == null ? null : env.get(noProxy)),
-                noProxy == null ? "" : env.get(noProxy).strip(), problems);
+        ProxyAddress https = address(proxies.https(), problems);
+        ProxyAddress http = address(proxies.http(), problems);
+        AgentConfig.Variable noProxy = proxies.noProxy();
+        return new ProxyRoutes(https, http, NoProxy.parse(noProxy == null ? null : noProxy.value()),
+                noProxy == null ? "" : noProxy.value().strip(), problems);
     }
 
-    /** The proxy named by the first of {@code names} that is set; null (with a problem) when it is unusable. */
-    private static ProxyAddress address(Map<String, String> env, List<String> problems, String... names) {
-        String name = first(env, names);
-        if (name == null) return null;
+    /** The proxy the variable names; null (with a problem) when it is unusable. */
+    private static ProxyAddress address(AgentConfig.Variable variable, List<String> problems) {
+        if (variable == null) return null;
         try {
-            return ProxyAddress.parse(name, env.get(name));
+            return ProxyAddress.parse(variable.name(), variable.value());
         } catch (IllegalArgumentException e) {
             String problem = e.getMessage() + "; requests go without a proxy";
             if (!problems.contains(problem)) problems.add(problem);
             return null;
         }
-    }
-
-    private static String first(Map<String, String> env, String... names) {
-        for (String n : names) {
-            String v = env.get(n);
-            if (v != null && !v.isBlank()) return n;
-        }
-        return null;
     }
 
     /** The proxy a request to {@code uri} goes through, or empty for a direct connection. */

@@ -1,5 +1,6 @@
 package cn.agentao.agent.net;
 
+import cn.agentao.agent.config.AgentConfig;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -54,7 +54,7 @@ final class TrustedCertificates {
         this.problems = List.copyOf(problems);
     }
 
-    static TrustedCertificates load(Map<String, String> env, List<Path> systemBundles) {
+    static TrustedCertificates load(AgentConfig.Certificates certificates, List<Path> systemBundles) {
         List<String> problems = new ArrayList<>();
         X509ExtendedTrustManager jdk;
         try {
@@ -81,7 +81,7 @@ final class TrustedCertificates {
                 break;
             }
         }
-        String file = env.get("SSL_CERT_FILE");
+        String file = certificates.file();
         if (file != null && !file.isBlank()) {
             Path p = Path.of(file.strip());
             if (!Files.isRegularFile(p)) problems.add("SSL_CERT_FILE=" + file.strip() + " is not a file");
@@ -94,7 +94,7 @@ final class TrustedCertificates {
                 extra.addAll(read);
             }
         }
-        String dirs = env.get("SSL_CERT_DIR");
+        String dirs = certificates.dirs();
         if (dirs != null && !dirs.isBlank()) {
             for (String d : dirs.strip().split(File.pathSeparator)) {
                 if (!d.isBlank()) extra.addAll(readDirectory(Path.of(d.strip()), known, problems));

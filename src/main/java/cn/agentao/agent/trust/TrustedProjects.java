@@ -1,6 +1,6 @@
 package cn.agentao.agent.trust;
 
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.store.DurableFiles;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,6 +1,6 @@
 package cn.agentao.agent.childenv;
 
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,7 +2,6 @@ package cn.agentao.agent.config;
 
 import cn.agentao.agent.connect.a2a.A2aAgentConfig;
 import cn.agentao.agent.connect.smcp.SmcpConfig;
-import cn.agentao.agent.model.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
 import cn.agentao.agent.model.UserConfigFile;
 import cn.agentao.agent.tools.web.WebSearchConfig;
@@ -69,6 +68,24 @@ class ConfigTest {
 
         assertEquals(1, AgentConfig.load(env("AGENT_MAX_MODEL_CALLS", "0")).limits().maxModelCalls());
         assertEquals(AgentConfig.DEFAULT_MAX_MODEL_CALLS, AgentConfig.load(env("AGENT_MAX_MODEL_CALLS", "many")).limits().maxModelCalls());
+    }
+
+    @Test
+    void theNetworkSectionTakesTheFirstProxyVariableSetAndNeverShowsItsCredentials() {
+        AgentConfig config = AgentConfig.load(env("https_proxy", " ", "HTTPS_PROXY", "http://alice:hunter22@proxy:3128",
+                "ALL_PROXY", "http://all:3128", "no_proxy", "direct.example", "NO_PROXY", "other.example",
+                "SSL_CERT_FILE", "/etc/corp.pem"));
+        AgentConfig.Proxies proxies = config.network().proxies();
+        assertEquals("HTTPS_PROXY", proxies.https().name(), "a blank lower-case spelling does not count");
+        assertEquals("ALL_PROXY", proxies.http().name(), "ALL_PROXY when HTTP_PROXY is unset");
+        assertEquals("direct.example", proxies.noProxy().value(), "the lower-case spelling first, as curl reads them");
+        assertEquals("/etc/corp.pem", config.network().certificates().file());
+        assertNull(config.network().certificates().dirs());
+        assertFalse(config.toString().contains("hunter22"), "a proxy's credentials are never shown: " + config);
+
+        AgentConfig.Terminal terminal = AgentConfig.Terminal.from(env("TERM", "xterm", "NO_COLOR", "", "XDG_STATE_HOME", "state"));
+        assertFalse(terminal.noColor(), "an empty NO_COLOR does not count");
+        assertEquals(dir.resolve("home/.local/state/agent/history"), terminal.historyFile(), "a relative XDG_STATE_HOME does not count");
     }
 
     @Test

@@ -4,7 +4,7 @@ import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.hooks.CommandHooks;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.trust.TrustedProjects;

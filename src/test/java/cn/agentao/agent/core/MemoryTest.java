@@ -8,7 +8,7 @@ import cn.agentao.agent.core.host.ApprovalAnswer;
 import cn.agentao.agent.core.host.ApprovalRequest;
 import cn.agentao.agent.core.host.Host;
 import cn.agentao.agent.core.host.Question;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.util.Cancellation;

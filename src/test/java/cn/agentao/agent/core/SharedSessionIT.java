@@ -4,7 +4,7 @@ import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.store.postgres.PostgresSessionRepository;
 import cn.agentao.agent.store.postgres.PostgresStoreConfig;
 import cn.agentao.agent.testing.FakeModelServer;

@@ -7,7 +7,7 @@ import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallStatus;
 import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SyncPolicy;
 import cn.agentao.agent.testing.FakeModelServer;

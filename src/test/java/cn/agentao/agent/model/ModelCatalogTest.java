@@ -1,5 +1,7 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.config.ConfigLocations;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

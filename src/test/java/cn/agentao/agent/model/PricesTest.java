@@ -1,5 +1,6 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.util.Json;
 import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package cn.agentao.agent.model;
 
+import cn.agentao.agent.config.ConfigLocations;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package cn.agentao.agent.net;
 
+import cn.agentao.agent.config.AgentConfig;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
@@ -17,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class ProxyRoutesTest {
 
     private static Optional<ProxyAddress> route(Map<String, String> env, String url) {
-        return ProxyRoutes.from(env).proxyFor(URI.create(url));
+        return ProxyRoutes.from(AgentConfig.Proxies.from(env)).proxyFor(URI.create(url));
     }
 
     @Test
@@ -71,12 +72,12 @@ class ProxyRoutesTest {
 
     @Test
     void theSelectorGivesTheJdkAnHttpProxyOrNone() {
-        ProxyRoutes routes = ProxyRoutes.from(Map.of("HTTPS_PROXY", "http://p.example:3128"));
+        ProxyRoutes routes = ProxyRoutes.from(AgentConfig.Proxies.from(Map.of("HTTPS_PROXY", "http://p.example:3128")));
         List<Proxy> proxied = routes.select(URI.create("https://api.openai.com/v1/chat/completions"));
         assertEquals(Proxy.Type.HTTP, proxied.get(0).type());
         assertEquals(3128, ((InetSocketAddress) proxied.get(0).address()).getPort());
         assertEquals(List.of(Proxy.NO_PROXY), routes.select(URI.create("http://127.0.0.1:1/")));
-        assertEquals(List.of(Proxy.NO_PROXY), ProxyRoutes.from(Map.of()).select(URI.create("https://x.org/")));
+        assertEquals(List.of(Proxy.NO_PROXY), ProxyRoutes.from(AgentConfig.Proxies.from(Map.of())).select(URI.create("https://x.org/")));
     }
 
     @Test
@@ -84,18 +85,18 @@ class ProxyRoutesTest {
         ProxyAddress p = ProxyAddress.parse("HTTPS_PROXY", "http://alice%40corp:p%3Ass%20w@proxy:3128");
         assertEquals("Basic " + Base64.getEncoder().encodeToString("alice@corp:p:ss w".getBytes()), p.authorization());
         assertFalse(p.toString().contains("alice") || p.toString().contains("ss"), p.toString());
-        ProxyRoutes routes = ProxyRoutes.from(Map.of("HTTPS_PROXY", "http://alice:hunter22@proxy:3128"));
+        ProxyRoutes routes = ProxyRoutes.from(AgentConfig.Proxies.from(Map.of("HTTPS_PROXY", "http://alice:hunter22@proxy:3128")));
         assertFalse(routes.describe().contains("hunter22") || routes.describe().contains("alice"), routes.describe());
     }
 
     @Test
     void authorizationIsAddedOnlyToProxiedRequests() {
-        Network network = new Network(Map.of("HTTPS_PROXY", "http://alice:hunter22@proxy:3128", "NO_PROXY", "direct.example"), List.of());
+        Network network = new Network(AgentConfig.Network.from(Map.of("HTTPS_PROXY", "http://alice:hunter22@proxy:3128", "NO_PROXY", "direct.example")), List.of());
         assertTrue(authorization(network, "https://api.openai.com/v1").orElseThrow().startsWith("Basic "));
         assertTrue(authorization(network, "https://direct.example/").isEmpty());
         assertTrue(authorization(network, "http://localhost:11434/").isEmpty());
         assertTrue(authorization(network, "http://api.example/").isEmpty(), "no HTTP_PROXY: http goes direct");
-        Network anonymous = new Network(Map.of("HTTPS_PROXY", "http://proxy:3128"), List.of());
+        Network anonymous = new Network(AgentConfig.Network.from(Map.of("HTTPS_PROXY", "http://proxy:3128")), List.of());
         assertTrue(authorization(anonymous, "https://api.openai.com/v1").isEmpty());
     }
 
@@ -106,8 +107,8 @@ class ProxyRoutesTest {
 
     @Test
     void unusableValuesAreReportedWithoutTheirCredentials() {
-        ProxyRoutes routes = ProxyRoutes.from(Map.of("HTTPS_PROXY", "socks5://bob:topsecret@proxy:1080",
-                "HTTP_PROXY", "https://bob:topsecret@proxy:443", "ALL_PROXY", "ftp://x"));
+        ProxyRoutes routes = ProxyRoutes.from(AgentConfig.Proxies.from(Map.of("HTTPS_PROXY", "socks5://bob:topsecret@proxy:1080",
+                "HTTP_PROXY", "https://bob:topsecret@proxy:443", "ALL_PROXY", "ftp://x")));
         assertFalse(routes.any());
         assertEquals(2, routes.problems().size(), routes.problems().toString());
         String all = String.join("\n", routes.problems());
@@ -115,9 +116,9 @@ class ProxyRoutesTest {
         assertTrue(all.contains("HTTP_PROXY") && all.contains("TLS"), all);
         assertFalse(all.contains("topsecret") || all.contains("bob"), all);
         assertTrue(route(Map.of("HTTPS_PROXY", "http://"), "https://x.org").isEmpty());
-        assertTrue(ProxyRoutes.from(Map.of("HTTPS_PROXY", "http://")).problems().get(0).contains("is not a proxy URL"));
-        assertTrue(ProxyRoutes.from(Map.of("HTTPS_PROXY", "http://:8080")).problems().get(0).contains("no proxy host"));
-        assertTrue(ProxyRoutes.from(Map.of("HTTPS_PROXY", "http://u:p w@host:1")).problems().get(0).contains("***@"),
+        assertTrue(ProxyRoutes.from(AgentConfig.Proxies.from(Map.of("HTTPS_PROXY", "http://"))).problems().get(0).contains("is not a proxy URL"));
+        assertTrue(ProxyRoutes.from(AgentConfig.Proxies.from(Map.of("HTTPS_PROXY", "http://:8080"))).problems().get(0).contains("no proxy host"));
+        assertTrue(ProxyRoutes.from(AgentConfig.Proxies.from(Map.of("HTTPS_PROXY", "http://u:p w@host:1"))).problems().get(0).contains("***@"),
                 "an unparseable value is shown with its credentials masked");
     }
 }

@@ -1,5 +1,6 @@
 package cn.agentao.agent.net;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.testing.TestCertificates;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
@@ -64,7 +65,7 @@ class TrustedCertificatesIT {
 
     @Test
     void theTestCaIsNotTrustedByDefault() {
-        Network network = new Network(Map.of(), List.of());
+        Network network = new Network(AgentConfig.Network.from(Map.of()), List.of());
         SSLHandshakeException e = assertThrows(SSLHandshakeException.class, () -> fetch(network));
         assertTrue(NetworkFailures.describe(e).contains("SSL_CERT_FILE"), NetworkFailures.describe(e));
     }
@@ -73,7 +74,7 @@ class TrustedCertificatesIT {
     void sslCertFileAddsItsCas() throws Exception {
         Path bundle = dir.resolve("bundle.pem"); // a bundle with text around the blocks, as distributions write them
         Files.writeString(bundle, "# Corporate CA\nsome words\n" + Files.readString(certs.caPem()) + "\ntrailing notes\n");
-        Network network = new Network(Map.of("SSL_CERT_FILE", bundle.toString()), List.of());
+        Network network = new Network(AgentConfig.Network.from(Map.of("SSL_CERT_FILE", bundle.toString())), List.of());
         assertEquals("hello over tls", fetch(network));
         assertEquals(List.of(), network.problems());
     }
@@ -85,14 +86,14 @@ class TrustedCertificatesIT {
         Files.createSymbolicLink(certsDir.resolve("0a1b2c3d.0"), certsDir.resolve("corp.pem")); // an OpenSSL hash link
         Files.writeString(certsDir.resolve("README"), "not a certificate");
         Path empty = Files.createDirectories(dir.resolve("empty"));
-        Network network = new Network(Map.of("SSL_CERT_DIR", empty + ":" + certsDir), List.of());
+        Network network = new Network(AgentConfig.Network.from(Map.of("SSL_CERT_DIR", empty + ":" + certsDir)), List.of());
         assertEquals("hello over tls", fetch(network));
         assertEquals(List.of(), network.problems());
     }
 
     @Test
     void aClientBuiltForPlainHttpSetsUpTlsWhenItMeetsItWithTheExtraCas() throws Exception {
-        Network network = new Network(Map.of("SSL_CERT_FILE", certs.caPem().toString()), List.of());
+        Network network = new Network(AgentConfig.Network.from(Map.of("SSL_CERT_FILE", certs.caPem().toString())), List.of());
         HttpClient client = network.configure(HttpClient.newBuilder(), false).build();
         URI uri = URI.create("https://localhost:" + server.getAddress().getPort() + "/");
         assertEquals("hello over tls", client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body());
@@ -109,7 +110,7 @@ class TrustedCertificatesIT {
         });
         plain.start();
         try {
-            HttpClient client = new Network(Map.of(), List.of()).configure(HttpClient.newBuilder(), false).build();
+            HttpClient client = new Network(AgentConfig.Network.from(Map.of()), List.of()).configure(HttpClient.newBuilder(), false).build();
             URI uri = URI.create("http://127.0.0.1:" + plain.getAddress().getPort() + "/");
             assertEquals("hello", client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body());
         } finally {
@@ -119,7 +120,7 @@ class TrustedCertificatesIT {
 
     @Test
     void theSystemBundleIsAddedWhenPresent() throws Exception {
-        Network network = new Network(Map.of(), List.of(dir.resolve("missing.crt"), certs.caPem()));
+        Network network = new Network(AgentConfig.Network.from(Map.of()), List.of(dir.resolve("missing.crt"), certs.caPem()));
         assertEquals("hello over tls", fetch(network));
     }
 
@@ -129,7 +130,7 @@ class TrustedCertificatesIT {
         f.init((java.security.KeyStore) null);
         List<X509Certificate> jdk = List.of(((javax.net.ssl.X509TrustManager) f.getTrustManagers()[0]).getAcceptedIssuers());
         assertTrue(jdk.size() > 50, "the JDK ships its CAs");
-        TrustedCertificates loaded = TrustedCertificates.load(Map.of("SSL_CERT_FILE", certs.caPem().toString()), List.of());
+        TrustedCertificates loaded = TrustedCertificates.load(AgentConfig.Network.from(Map.of("SSL_CERT_FILE", certs.caPem().toString())).certificates(), List.of());
         Set<X509Certificate> trusted = Set.copyOf(loaded.acceptedIssuers());
         assertTrue(trusted.containsAll(jdk), "extra CAs add to the JDK's, they replace none");
         assertEquals(jdk.size() + 1, trusted.size());
@@ -139,13 +140,13 @@ class TrustedCertificatesIT {
     @Test
     void badFilesAreReportedAndTheRestStillWorks() throws Exception {
         Path garbage = Files.writeString(dir.resolve("garbage.pem"), "not a certificate at all");
-        Network missing = new Network(Map.of("SSL_CERT_FILE", dir.resolve("nope.pem").toString(), "SSL_CERT_DIR",
-                dir.resolve("no-dir").toString()), List.of(certs.caPem()));
+        Network missing = new Network(AgentConfig.Network.from(Map.of("SSL_CERT_FILE", dir.resolve("nope.pem").toString(), "SSL_CERT_DIR",
+                dir.resolve("no-dir").toString())), List.of(certs.caPem()));
         assertEquals("hello over tls", fetch(missing), "the system bundle still counts");
         String problems = String.join("\n", missing.problems());
         assertTrue(problems.contains("SSL_CERT_FILE=" + dir.resolve("nope.pem") + " is not a file"), problems);
         assertTrue(problems.contains("no-dir is not a directory"), problems);
-        Network bad = new Network(Map.of("SSL_CERT_FILE", garbage.toString()), List.of());
+        Network bad = new Network(AgentConfig.Network.from(Map.of("SSL_CERT_FILE", garbage.toString())), List.of());
         bad.sslContext();
         assertTrue(String.join("\n", bad.problems()).contains("holds no PEM certificate"), bad.problems().toString());
     }

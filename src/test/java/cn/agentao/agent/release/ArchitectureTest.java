@@ -93,6 +93,19 @@ class ArchitectureTest {
     }
 
     @Test
+    void theEnvironmentIsReadByTheConfigurationNotByEachPart() {
+        // the launchers (cli) hand the process's environment to config.AgentConfig, whose sections the parts take;
+        // childenv filters it for children, model looks up the variables the user's catalog names
+        noClasses().that().resideOutsideOfPackages("cn.agentao.agent.config..", "cn.agentao.agent.childenv..",
+                        "cn.agentao.agent.cli..", "cn.agentao.agent.model..")
+                .and().doNotHaveFullyQualifiedName("cn.agentao.agent.util.UserHome") // its no-argument form, for paths alone
+                .and().doNotHaveFullyQualifiedName("cn.agentao.agent.tools.search.Ripgrep") // AGENT_SEARCH, read on the first search only
+                .should().callMethod(System.class, "getenv")
+                .orShould().callMethod(System.class, "getenv", String.class)
+                .check(classes);
+    }
+
+    @Test
     void theCoresStorageKnowsNoDoorsDataAndTrustKnowsNoConnector() {
         // A2A's tasks are the A2A door's (door.a2a.TaskRepository), not the session repository's
         noClasses().that().resideInAPackage("cn.agentao.agent.core.repository..").should().haveSimpleNameContaining("Task")

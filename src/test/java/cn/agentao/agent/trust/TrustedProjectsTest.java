@@ -127,13 +127,13 @@ class TrustedProjectsTest {
         mcp("{\"mcpServers\":{\"build\":{\"command\":\"make\",\"args\":[\"serve\"]}}}");
         Map<String, String> env = Map.of("XDG_CONFIG_HOME", dir.resolve("config").toString());
         StringWriter out = new StringWriter();
-        CommandLine cli = new CommandLine(new TrustCommand(env)).setOut(new PrintWriter(out));
+        CommandLine cli = new CommandLine(new TrustCommand(cn.agentao.agent.config.AgentConfig.load(env))).setOut(new PrintWriter(out));
         assertEquals(0, cli.execute(project.toString()));
         assertTrue(out.toString().contains("build → make serve"), out.toString());
         assertTrue(trust.approved(project, ProjectMcpFile.read(project).orElseThrow()));
         assertEquals(0, cli.execute("--revoke", project.toString()));
         assertFalse(trust.trusted(project));
-        assertEquals(1, new CommandLine(new TrustCommand(env)).setErr(new PrintWriter(new StringWriter()))
+        assertEquals(1, new CommandLine(new TrustCommand(cn.agentao.agent.config.AgentConfig.load(env))).setErr(new PrintWriter(new StringWriter()))
                 .execute(dir.resolve("missing").toString()));
     }
 }

@@ -1,6 +1,6 @@
 package cn.agentao.agent.util;
 
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.store.SessionStore;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package cn.agentao.agent.connect.mcp;
 
 import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.core.tool.McpServerConfig;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.util.Json;
 import cn.agentao.agent.core.tool.McpServerConfig.NameValue;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -3,7 +3,7 @@ package cn.agentao.agent.door.a2a;
 import cn.agentao.agent.core.SlashCommands;
 import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.core.tool.Tool;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.trust.TrustedProjects;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;

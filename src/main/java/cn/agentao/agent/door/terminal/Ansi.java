@@ -8,9 +8,8 @@ record Ansi(boolean colour) {
      * Colour unless {@code NO_COLOR} is set (any value, https://no-color.org), the terminal is dumb or unknown, or
      * the output is not a terminal.
      */
-    static Ansi forTerminal(java.util.Map<String, String> env, String terminalType, boolean tty) {
-        String noColor = env.get("NO_COLOR");
-        boolean off = (noColor != null && !noColor.isEmpty()) || !tty || terminalType == null
+    static Ansi forTerminal(cn.agentao.agent.config.AgentConfig.Terminal settings, String terminalType, boolean tty) {
+        boolean off = settings.noColor() || !tty || terminalType == null
                 || terminalType.equals("dumb") || terminalType.startsWith("dumb-");
         return new Ansi(!off);
     }

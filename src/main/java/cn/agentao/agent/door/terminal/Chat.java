@@ -1,5 +1,6 @@
 package cn.agentao.agent.door.terminal;
 
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.core.CoreException;
 import cn.agentao.agent.core.SessionService;
 import cn.agentao.agent.core.content.ContentBlock;
@@ -24,7 +25,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -37,9 +37,9 @@ import java.util.function.Supplier;
  */
 public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     /** What the command line asked for; {@code question}, when not null, is sent as the first prompt. */
-    public record Request(Path cwd, String resume, String mode, String model, Map<String, String> env, String question) {
-        public Request(Path cwd, String resume, String mode, String model, Map<String, String> env) {
-            this(cwd, resume, mode, model, env, null);
+    public record Request(Path cwd, String resume, String mode, String model, AgentConfig.Terminal terminal, String question) {
+        public Request(Path cwd, String resume, String mode, String model, AgentConfig.Terminal terminal) {
+            this(cwd, resume, mode, model, terminal, null);
         }
     }
 
@@ -76,7 +76,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
         this.sessions = sessions;
         this.request = request;
         this.terminal = terminal;
-        this.ansi = Ansi.forTerminal(request.env(), terminal.getType(), true);
+        this.ansi = Ansi.forTerminal(request.terminal(), terminal.getType(), true);
         this.printer = new TurnPrinter(this, ansi);
         this.keys = new KeyQuestion(terminal, ansi, this::write);
     }
@@ -88,12 +88,12 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
      * engine is built while the terminal opens, and the session is opened while the first prompt is typed.
      */
     public static int run(Supplier<SessionService> engine, Request request) {
-        String type = request.env().get("TERM");
+        String type = request.terminal().type();
         // not for a resumed conversation (shown before its prompt) nor a dumb terminal (whose line editing is the kernel's)
         boolean early = request.resume() == null && request.question() == null && type != null && !type.isEmpty() && !type.startsWith("dumb");
         TtyMode keys = early ? TtyMode.rawKeys() : null; // first: a key typed once the prompt shows is kept as typed
         if (early) {
-            Ansi ansi = Ansi.forTerminal(request.env(), type, true);
+            Ansi ansi = Ansi.forTerminal(request.terminal(), type, true);
             System.out.print(hint(ansi) + "\n" + status(ansi, "", request.mode() == null ? "workspace-write" : request.mode(), 0, 0)
                     + "\n" + prompt(ansi));
             System.out.flush();
@@ -145,7 +145,7 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
     }
 
     private int loop() {
-        reader = lineReader(terminal, request.env(), new ChatCompleter(request.cwd(), () -> {
+        reader = lineReader(terminal, request.terminal().historyFile(), new ChatCompleter(request.cwd(), () -> {
             List<String> all = new ArrayList<>(commands);
             all.addAll(LOCAL_COMMANDS);
             return all;
@@ -211,9 +211,9 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
      * The chat's line editor: history in the XDG state directory, completion, '!' not a history event, Enter sends
      * (after a backslash it starts a new line), Alt-Enter starts a new line.
      */
-    static LineReader lineReader(Terminal terminal, Map<String, String> env, org.jline.reader.Completer completer) {
+    static LineReader lineReader(Terminal terminal, Path historyFile, org.jline.reader.Completer completer) {
         LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("agent")
-                .variable(LineReader.HISTORY_FILE, History.privateFile(env))
+                .variable(LineReader.HISTORY_FILE, History.privateFile(historyFile))
                 .variable(LineReader.HISTORY_SIZE, 2000)
                 .variable(LineReader.SECONDARY_PROMPT_PATTERN, "  ")
                 .completer(completer)

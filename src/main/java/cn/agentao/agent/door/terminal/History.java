@@ -1,14 +1,11 @@
 package cn.agentao.agent.door.terminal;
 
-import cn.agentao.agent.util.UserHome;
-
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,16 +18,8 @@ final class History {
 
     private History() {}
 
-    static Path file(Map<String, String> env) {
-        String state = env.get("XDG_STATE_HOME");
-        Path base = state != null && !state.isBlank() && Path.of(state).isAbsolute() ? Path.of(state)
-                : UserHome.from(env).resolve(".local").resolve("state");
-        return base.resolve("agent").resolve("history");
-    }
-
-    /** {@link #file}, created owner-only before JLine appends to it (JLine would create it as the umask says), or made so. */
-    static Path privateFile(Map<String, String> env) {
-        Path file = file(env);
+    /** The history file ({@code AgentConfig.Terminal.historyFile}), created owner-only before JLine appends to it (JLine would create it as the umask says), or made so. */
+    static Path privateFile(Path file) {
         try {
             Files.createDirectories(file.getParent());
             try {

@@ -62,10 +62,10 @@ class MarkdownRendererTest {
 
     @Test
     void noColourWhenAskedOrWhenTheTerminalCannot() {
-        assertFalse(Ansi.forTerminal(java.util.Map.of("NO_COLOR", "1"), "xterm-256color", true).colour());
-        assertFalse(Ansi.forTerminal(java.util.Map.of(), "dumb", true).colour());
-        assertFalse(Ansi.forTerminal(java.util.Map.of(), "xterm", false).colour());
-        assertTrue(Ansi.forTerminal(java.util.Map.of("NO_COLOR", ""), "xterm", true).colour(), "an empty NO_COLOR does not count");
+        assertFalse(Ansi.forTerminal(cn.agentao.agent.config.AgentConfig.Terminal.from(java.util.Map.of("NO_COLOR", "1")), "xterm-256color", true).colour());
+        assertFalse(Ansi.forTerminal(cn.agentao.agent.config.AgentConfig.Terminal.from(java.util.Map.of()), "dumb", true).colour());
+        assertFalse(Ansi.forTerminal(cn.agentao.agent.config.AgentConfig.Terminal.from(java.util.Map.of()), "xterm", false).colour());
+        assertTrue(Ansi.forTerminal(cn.agentao.agent.config.AgentConfig.Terminal.from(java.util.Map.of("NO_COLOR", "")), "xterm", true).colour(), "an empty NO_COLOR does not count");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package cn.agentao.agent.model;
+package cn.agentao.agent.config;
 
 import java.nio.file.Path;
 import java.util.Map;
