@@ -39,6 +39,9 @@ import cn.agentao.agent.util.Cancellation;
 import cn.agentao.agent.util.CancelledException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.Content;
+import dev.langchain4j.data.message.ImageContent;
+import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,14 +91,18 @@ public final class ToolCallExecutor implements ToolCallRunner {
         Tool tool = ToolSources.find(sources, call.name()).orElse(null);
         JsonNode args = parseArgs(call.arguments());
         String forModel;
+        List<Content> images = new ArrayList<>();
         if (tool == null) {
             forModel = refuse(rt, id, ToolKind.OTHER, call.name(), args, "There is no tool named \"" + call.name() + "\".");
         } else if (args == null) {
             forModel = refuse(rt, id, tool.kind(), tool.name(), null, "The arguments are not valid JSON: " + abbreviate(call.arguments()));
         } else {
-            forModel = call(rt, id, tool, args, ctx -> tool.prepare(args, ctx), cancel);
+            forModel = call(rt, id, tool, args, ctx -> tool.prepare(args, ctx), cancel, images);
         }
-        return ToolExecutionResultMessage.from(call.id() == null ? id : call.id(), call.name(), forModel);
+        if (images.isEmpty()) return ToolExecutionResultMessage.from(call.id() == null ? id : call.id(), call.name(), forModel);
+        images.add(0, TextContent.from(forModel)); // the turn moves the image where the provider takes it
+        return ToolExecutionResultMessage.builder().id(call.id() == null ? id : call.id()).toolName(call.name())
+                .contents(images).build();
     }
 
     /**
@@ -104,7 +111,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
      */
     public String runUserCommand(Session rt, String commandLine, Cancellation cancel) {
         return call(rt, "user-" + UUID.randomUUID(), shell, Json.object().put("command", commandLine),
-                ctx -> shell.prepareCommand(commandLine, ctx), cancel);
+                ctx -> shell.prepareCommand(commandLine, ctx), cancel, new ArrayList<>());
     }
 
     /** How a call's invocation is made from the session's context: from the model's arguments, or the user's command. */
@@ -112,8 +119,12 @@ public final class ToolCallExecutor implements ToolCallRunner {
         ToolInvocation prepare(ToolContext ctx) throws ToolException;
     }
 
-    /** Takes one call through every step; returns the text for the model (or the user), secrets masked. */
-    private String call(Session rt, String id, Tool tool, JsonNode args, Preparation preparation, Cancellation cancel) {
+    /**
+     * Takes one call through every step; returns the text for the model (or the user), secrets masked, and adds the
+     * image it produced, if any, to {@code images}.
+     */
+    private String call(Session rt, String id, Tool tool, JsonNode args, Preparation preparation, Cancellation cancel,
+                        List<Content> images) {
         Workspace ws = Workspace.of(rt.cwd(), rt.additionalDirectories());
         Mode mode = rt.permissionMode();
         HostEnvironment here = rt.host().environment();
@@ -203,6 +214,7 @@ public final class ToolCallExecutor implements ToolCallRunner {
         log.debug("session {}: tool call {} ({}) {} in {} ms", rt.id(), id, tool.name(),
                 result.isError() ? "failed" : "completed", (System.nanoTime() - runStart) / 1_000_000);
         if (result.signal() instanceof ToolSignal.Plan plan) showPlan(rt, plan.entries());
+        if (result.signal() instanceof ToolSignal.Image image) images.add(ImageContent.from(image.data(), image.mimeType()));
         HookOutcome after = SessionHooks.postToolUse(rt, tool.name(), id, args, result, cancel);
         if (after.denied() || !after.context().isEmpty()) result = withNote(result, afterNote(after));
         ToolCallStatus status = result.isError() ? ToolCallStatus.FAILED : ToolCallStatus.COMPLETED;

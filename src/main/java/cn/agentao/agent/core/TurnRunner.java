@@ -140,14 +140,20 @@ final class TurnRunner {
                 continue;
             }
             List<ToolExecutionRequest> calls = ai.toolExecutionRequests();
+            List<Content> images = new ArrayList<>();
             for (int i = 0; i < calls.size(); i++) {
                 if (cancel.isCancelled()) {
                     closeToolCalls(rt, calls.subList(i, calls.size()), "cancelled by the user");
                     return StopReason.CANCELLED;
                 }
-                ToolExecutionResultMessage result = tools.run(rt, available, calls.get(i), cancel);
+                ToolExecutionResultMessage result = withoutImages(tools.run(rt, available, calls.get(i), cancel), images);
                 rt.conversation().add(result);
                 SessionRecords.modelMessage(rt, result);
+            }
+            if (!images.isEmpty()) { // after every result: a provider wants them right after the model's calls
+                UserMessage seen = UserMessage.from(images);
+                rt.conversation().add(seen);
+                SessionRecords.modelMessage(rt, seen);
             }
             if (cancel.isCancelled()) return StopReason.CANCELLED;
             if (response.finish() == FinishKind.LENGTH && calls.isEmpty()) return StopReason.MAX_TOKENS;
@@ -194,6 +200,22 @@ final class TurnRunner {
         return s == null || s.isBlank();
     }
 
+    /**
+     * A tool result's images go to {@code images}, for a user message after the results (OpenAI's chat API takes no
+     * image in a tool message; as codex and gemini-cli do, every provider gets them the same way), with a line naming
+     * the call they came from; the result keeps its text.
+     */
+    static ToolExecutionResultMessage withoutImages(ToolExecutionResultMessage result, List<Content> images) {
+        if (result.hasSingleText() || result.contents().stream().noneMatch(ImageContent.class::isInstance)) return result;
+        StringBuilder text = new StringBuilder();
+        for (Content c : result.contents()) {
+            if (c instanceof TextContent t) text.append(t.text());
+        }
+        images.add(TextContent.from("The image from the " + result.toolName() + " call " + result.id() + ":"));
+        result.contents().stream().filter(ImageContent.class::isInstance).forEach(images::add);
+        return ToolExecutionResultMessage.from(result.id(), result.toolName(), text.toString());
+    }
+
     /** Every tool call the model asked for gets a result, so the history stays valid for the next turn. */
     private void closeToolCalls(Session rt, AiMessage ai, String why) {
         if (ai.hasToolExecutionRequests()) closeToolCalls(rt, ai.toolExecutionRequests(), why);
@@ -223,6 +245,11 @@ final class TurnRunner {
                 case ContentBlock.Image i -> contents.add(ImageContent.from(i.data(), i.mimeType()));
                 case ContentBlock.ResourceLink l -> contents.add(TextContent.from(
                         "[Referenced resource: " + l.name() + " <" + l.uri() + ">]"));
+                case ContentBlock.Resource r when r.resource().path("blob").isTextual()
+                        && r.resource().path("mimeType").asText().startsWith("image/") -> {
+                    contents.add(TextContent.from("[Attached image: " + r.resource().path("uri").asText() + "]"));
+                    contents.add(ImageContent.from(r.resource().path("blob").asText(), r.resource().path("mimeType").asText()));
+                }
                 case ContentBlock.Resource r -> {
                     String uri = r.resource().path("uri").asText();
                     String text = r.resource().has("text") ? r.resource().path("text").asText()

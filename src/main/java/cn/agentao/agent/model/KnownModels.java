@@ -88,6 +88,25 @@ public final class KnownModels {
         return reasons ? STANDARD_EFFORTS : List.of();
     }
 
+    /**
+     * Whether {@code model} is known to accept images in its input: Anthropic's Claude 3 and later, OpenAI's GPT-4o,
+     * GPT-4.1, GPT-5, o1/o3/o4, Gemini, and the vision families served by Ollama or OpenAI-compatible servers (llava,
+     * qwen-vl, llama3.2-vision, gemma3, pixtral, mistral-small 3.1+). Others, DeepSeek's chat models among them,
+     * get text; {@code "images": true} on a model in config.json says otherwise.
+     */
+    public static boolean acceptsImages(String model) {
+        String name = baseName(model);
+        for (String prefix : IMAGE_MODELS) {
+            if (name.startsWith(prefix)) return !name.startsWith("o1-mini") && !name.startsWith("o3-mini");
+        }
+        return name.contains("vision") || name.contains("-vl") || name.contains("llava");
+    }
+
+    private static final List<String> IMAGE_MODELS = List.of("claude-3", "claude-opus-4", "claude-sonnet-4",
+            "claude-haiku-4", "gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-5", "o1", "o3", "o4", "gemini", "gemma3",
+            "pixtral", "mistral-small3.1", "mistral-small-3.1", "mistral-medium", "kimi-vl", "qwen2.5vl", "qwen2.5-vl",
+            "llama4", "llava", "minicpm-v", "moondream");
+
     private static String baseName(String model) {
         String name = model.toLowerCase(Locale.ROOT);
         return name.substring(name.lastIndexOf('/') + 1);

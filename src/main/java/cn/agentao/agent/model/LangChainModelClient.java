@@ -39,12 +39,19 @@ public final class LangChainModelClient implements ModelClient {
     private final ModelOptions options;
     private final StreamingModelFactory models;
     private final ModelErrors errors;
+    private final boolean images;
     private volatile Transport transport;
 
     /** The JDK client and the (virtual) threads that run exchanges, built on first use. */
     private record Transport(HttpClient http, ExecutorService exchanges) {}
 
     public LangChainModelClient(ResolvedProvider provider, String model, ModelOptions options) {
+        this(provider, model, options, KnownModels.acceptsImages(model));
+    }
+
+    /** @param images whether the model accepts images; when not, each image in a request is sent as a sentence */
+    public LangChainModelClient(ResolvedProvider provider, String model, ModelOptions options, boolean images) {
+        this.images = images;
         this.provider = provider;
         this.model = model;
         this.options = options;
@@ -63,6 +70,7 @@ public final class LangChainModelClient implements ModelClient {
     @Override
     public ModelResponse stream(ModelRequest request, ModelStreamListener listener, Cancellation cancel)
             throws ModelException {
+        if (!images) request = ImageParts.asText(request);
         RetryPolicy retry = options.retry();
         for (int attemptNumber = 1; ; attemptNumber++) {
             if (cancel.isCancelled()) {

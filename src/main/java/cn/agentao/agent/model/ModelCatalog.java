@@ -27,6 +27,8 @@ public final class ModelCatalog {
     private final List<ModelChoice> choices;
     private final Map<String, ResolvedProvider> providers;
     private final Map<String, Integer> contextWindowOverrides;
+    /** Per {@code provider/model}, its {@code images} flag from config.json. */
+    private final Map<String, Boolean> imageOverrides;
     /** Per provider id, its {@code idleTimeoutSeconds} from config.json. */
     private final Map<String, Duration> idleTimeouts;
     private final ModelChoice defaultChoice;
@@ -41,6 +43,7 @@ public final class ModelCatalog {
         this.choices = List.copyOf(assembly.choices);
         this.providers = Map.copyOf(assembly.providers);
         this.contextWindowOverrides = Map.copyOf(assembly.contextWindows);
+        this.imageOverrides = Map.copyOf(assembly.images);
         this.idleTimeouts = Map.copyOf(assembly.idleTimeouts);
         this.defaultChoice = assembly.defaultChoice;
         this.defaultOptions = assembly.options;
@@ -162,6 +165,12 @@ public final class ModelCatalog {
         return configured != null ? configured : KnownModels.contextWindow(choice.model());
     }
 
+    /** Whether the choice's model accepts images: its {@code images} flag in config.json, else {@link KnownModels#acceptsImages}. */
+    public boolean acceptsImages(ModelChoice choice) {
+        Boolean configured = imageOverrides.get(choice.value());
+        return configured != null ? configured : KnownModels.acceptsImages(choice.model());
+    }
+
     /** The configured price of the choice's model ({@code provider/model} first, then the bare model name), if any. */
     public Optional<ModelPrice> price(ModelChoice choice) {
         ModelPrice p = prices.get(choice.value());
@@ -172,7 +181,7 @@ public final class ModelCatalog {
     public ModelClient client(ModelChoice choice, ModelOptions options) {
         Duration idle = idleTimeouts.get(choice.providerId());
         return new LangChainModelClient(resolve(choice.providerId()), choice.model(),
-                idle != null ? options.withIdleTimeout(idle) : options);
+                idle != null ? options.withIdleTimeout(idle) : options, acceptsImages(choice));
     }
 
     public ModelClient client(ModelChoice choice) {
@@ -196,6 +205,7 @@ public final class ModelCatalog {
         final List<ModelChoice> choices = new ArrayList<>();
         final Map<String, ResolvedProvider> providers = new LinkedHashMap<>();
         final Map<String, Integer> contextWindows = new LinkedHashMap<>();
+        final Map<String, Boolean> images = new LinkedHashMap<>();
         final Map<String, Duration> idleTimeouts = new LinkedHashMap<>();
         final List<String> warnings = new ArrayList<>();
         final List<String> envMissing = new ArrayList<>();
@@ -310,6 +320,7 @@ public final class ModelCatalog {
                 if (window != null) {
                     contextWindows.put(choice.value(), window);
                 }
+                if (model.images() != null) images.put(choice.value(), model.images());
             }
         }
 

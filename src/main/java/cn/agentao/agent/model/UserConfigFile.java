@@ -50,7 +50,13 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
     }
 
     /** A model of a provider; {@code reasoningEfforts} null means "as the provider says". */
-    public record ModelEntry(String id, String displayName, Integer contextWindow, List<String> reasoningEfforts) {}
+    /** @param images whether the model accepts images ({@code "images": true|false}), or null: the known models decide */
+    public record ModelEntry(String id, String displayName, Integer contextWindow, List<String> reasoningEfforts,
+                             Boolean images) {
+        public ModelEntry(String id, String displayName, Integer contextWindow, List<String> reasoningEfforts) {
+            this(id, displayName, contextWindow, reasoningEfforts, null);
+        }
+    }
 
     public static final UserConfigFile EMPTY = new UserConfigFile(List.of(), null, List.of());
 
@@ -184,9 +190,14 @@ public record UserConfigFile(List<ProviderEntry> providers, String defaultValue,
             if (model.isTextual() && !model.asText().isBlank()) {
                 models.add(new ModelEntry(model.asText().strip(), null, null, null));
             } else if (model.isObject() && text(model.get("id")) != null) {
+                Boolean images = model.path("images").isBoolean() ? model.get("images").asBoolean() : null;
+                if (model.has("images") && images == null) {
+                    problems.add(where + ": \"images\" of model '" + text(model.get("id"))
+                            + "' must be true or false; the known models decide.");
+                }
                 models.add(new ModelEntry(text(model.get("id")), text(model.get("name")),
                         positiveInt(model.get("contextWindow")),
-                        model.has("reasoningEffort") ? strings(model.get("reasoningEffort")) : null));
+                        model.has("reasoningEffort") ? strings(model.get("reasoningEffort")) : null, images));
             } else {
                 problems.add(where + " has a model entry without an id; it was ignored.");
             }

@@ -32,6 +32,7 @@ class ConformanceIT {
     void start() throws Exception {
         model = FakeModelServer.start();
         Map<String, String> env = new HashMap<>(model.openAiEnvironment());
+        env.put("OPENAI_MODEL", "gpt-4o"); // a model that takes images: a prompt's image reaches it as one
         env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
         agent = AgentProcess.start(env, "--acp");
         ws = Files.createDirectories(dir.resolve("ws")).toRealPath();

@@ -275,4 +275,27 @@ class ModelCatalogTest {
         assertEquals(128_000, KnownModels.contextWindow("deepseek-chat"));
         assertEquals(KnownModels.DEFAULT_CONTEXT_WINDOW, KnownModels.contextWindow("some-new-model"));
     }
+
+    @Test
+    void whichModelsTakeImagesIsKnownOrSaidInConfigJson() throws Exception {
+        configJson("""
+                {"providers": {"local": {"kind": "openai", "apiKey": "k", "baseUrl": "http://localhost:1/v1",
+                   "models": [{"id": "my-vlm", "images": true}, {"id": "gpt-4o", "images": false},
+                              {"id": "odd", "images": "yes"}, "deepseek-chat", "gpt-4.1-mini"]}},
+                 "default": "local/my-vlm"}
+                """);
+
+        ModelCatalog catalog = catalog(Map.of());
+
+        assertTrue(catalog.acceptsImages(catalog.find("local/my-vlm").orElseThrow()), "config.json says so");
+        assertFalse(catalog.acceptsImages(catalog.find("local/gpt-4o").orElseThrow()), "config.json turns them off");
+        assertFalse(catalog.acceptsImages(catalog.find("local/deepseek-chat").orElseThrow()), "known to take none");
+        assertTrue(catalog.acceptsImages(catalog.find("local/gpt-4.1-mini").orElseThrow()), "known to take them");
+        assertFalse(catalog.acceptsImages(catalog.find("local/odd").orElseThrow()), "unknown, and no valid flag");
+        assertTrue(catalog.warnings().stream().anyMatch(w -> w.contains("\"images\" of model 'odd' must be true or false")),
+                catalog.warnings().toString());
+        assertTrue(KnownModels.acceptsImages("claude-sonnet-4-6") && KnownModels.acceptsImages("qwen2.5vl:7b")
+                && KnownModels.acceptsImages("llama3.2-vision") && !KnownModels.acceptsImages("o3-mini")
+                && !KnownModels.acceptsImages("qwen3"));
+    }
 }

@@ -29,4 +29,12 @@ public sealed interface ToolSignal {
             entries = List.copyOf(entries);
         }
     }
+
+    /**
+     * An image for the model to see beside the text (a picture {@code read_file} read): the core sends it in the next
+     * request, as the part of a user message that follows the tool results (which not every provider lets carry one).
+     *
+     * @param data base64 of the file's bytes
+     */
+    record Image(String mimeType, String data) implements ToolSignal {}
 }

@@ -8,30 +8,40 @@ import cn.agentao.agent.core.tool.ToolException;
 import cn.agentao.agent.core.tool.ToolInvocation;
 import cn.agentao.agent.core.tool.ToolProgress;
 import cn.agentao.agent.core.tool.ToolResult;
+import cn.agentao.agent.core.tool.ToolSignal;
 import cn.agentao.agent.tools.ToolPaths;
 import cn.agentao.agent.permission.PermissionRequest;
+import cn.agentao.agent.util.ImageInfo;
 import cn.agentao.agent.util.Json;
+import cn.agentao.agent.core.content.ToolCallContent;
 import cn.agentao.agent.core.content.ToolCallLocation;
 import cn.agentao.agent.core.content.ToolKind;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 
 /**
  * {@code read_file}: a text file, or a range of its lines, numbered like {@code cat -n}. At most
  * {@value #MAX_LINES} lines and {@value #MAX_CHARS} characters per call, long lines cut; when more remains, a
- * closing notice says which offset to read next. Binary files are refused.
+ * closing notice says which offset to read next. A PNG, JPEG, GIF or WebP image goes to the model as an image
+ * ({@link ToolSignal.Image}; a model that takes none reads what it was); other binary files are refused.
  */
 public final class ReadFileTool implements Tool {
     public static final String NAME = "read_file";
     static final int MAX_LINES = 2000;
     static final int MAX_CHARS = 100_000;
     static final int MAX_LINE_CHARS = 2000;
+    /** Anthropic's limit per image (OpenAI's is higher); past it an image is refused. */
+    static final long MAX_IMAGE_BYTES = 5L * 1024 * 1024;
+    /** Anthropic refuses an image over 8000 pixels a side. */
+    static final int MAX_IMAGE_SIDE = 8000;
 
     private static final ObjectNode SCHEMA = ToolArgs.schema("""
             {"type":"object","properties":{
@@ -47,7 +57,8 @@ public final class ReadFileTool implements Tool {
     public String description() {
         return "Read a text file. Lines come numbered (line number, tab, text). Reads at most 2000 lines per call; "
                 + "for larger files a notice at the end says which offset to read next. Use offset and limit to "
-                + "read part of a file. Binary files are refused.";
+                + "read part of a file. A PNG, JPEG, GIF or WebP image is shown to you as an image. Other binary files "
+                + "are refused.";
     }
 
     @Override
@@ -87,13 +98,19 @@ public final class ReadFileTool implements Tool {
 
         @Override
         public ToolResult run(ToolProgress progress) throws IOException {
+            if (ImageInfo.mimeTypeOfName(path.getFileName().toString()) != null && Files.isRegularFile(path)) {
+                ToolResult image = image();
+                if (image != null) return image;
+            }
             String text;
             try {
                 text = ctx.files().readText(path, offset, limit + 1); // one extra line tells whether more follows
             } catch (NoSuchFileException e) {
                 return ToolResult.error("File not found: " + path);
             } catch (BinaryFileException e) {
-                return ToolResult.error(path + " is a binary file; read_file reads text only.");
+                ToolResult image = image();
+                if (image != null) return image;
+                return ToolResult.error(path + " is a binary file; read_file reads text and PNG, JPEG, GIF and WebP images only.");
             } catch (IOException e) {
                 if (Files.isDirectory(path)) {
                     return ToolResult.error(path + " is a directory; use list_directory to see what it holds.");
@@ -134,6 +151,33 @@ public final class ReadFileTool implements Tool {
                         .append(" to read more.]\n");
             }
             return new ToolResult(out.toString(), List.of(), false, raw(offset, end, more));
+        }
+
+        /**
+         * The file as an image for the model (PNG, JPEG, GIF or WebP by its first bytes, whatever its name), or null
+         * when it is none; past {@value #MAX_IMAGE_BYTES} bytes or {@value #MAX_IMAGE_SIDE} pixels a side, refused.
+         */
+        private ToolResult image() throws IOException {
+            byte[] head;
+            try (InputStream in = Files.newInputStream(path)) {
+                head = in.readNBytes(64 * 1024); // a JPEG's size may follow its EXIF block
+            }
+            ImageInfo info = ImageInfo.of(head).orElse(null);
+            if (info == null) return null;
+            long size = Files.size(path);
+            String what = info.describe(size);
+            if (size > MAX_IMAGE_BYTES || info.width() > MAX_IMAGE_SIDE || info.height() > MAX_IMAGE_SIDE) {
+                return ToolResult.error(path + " is " + what + ": larger than models accept (at most "
+                        + (MAX_IMAGE_BYTES >> 20) + " MB and " + MAX_IMAGE_SIDE + " pixels a side). Not read; a "
+                        + "scaled-down copy (e.g. `magick in.png -resize 2000x2000 out.png`) can be read.");
+            }
+            byte[] bytes = Files.readAllBytes(path);
+            if (bytes.length > MAX_IMAGE_BYTES) return ToolResult.error(path + " grew past " + (MAX_IMAGE_BYTES >> 20) + " MB while read.");
+            String shown = what.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + what.substring(1);
+            ObjectNode raw = Json.object().put("path", path.toString()).put("mimeType", info.mimeType())
+                    .put("bytes", bytes.length).put("width", info.width()).put("height", info.height());
+            return new ToolResult(path + " is " + what + "; the image follows.", List.of(ToolCallContent.text(shown)), false,
+                    raw, new ToolSignal.Image(info.mimeType(), Base64.getEncoder().encodeToString(bytes)));
         }
 
         private JsonNode raw(int first, int last, boolean more) {
