@@ -3,7 +3,7 @@ package cn.agentao.agent.core;
 import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.core.content.ContentBlock;
-import cn.agentao.agent.model.ConfigLocations;
+import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.store.SessionStore;
 import cn.agentao.agent.store.SyncPolicy;
 import cn.agentao.agent.testing.FakeModelServer;
