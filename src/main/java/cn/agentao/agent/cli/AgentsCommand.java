@@ -1,6 +1,6 @@
 package cn.agentao.agent.cli;
 
-import cn.agentao.agent.config.ConfigLocations;
+import cn.agentao.agent.config.AgentConfig;
 import cn.agentao.agent.subagents.AgentCatalog;
 import cn.agentao.agent.subagents.AgentDefinition;
 import cn.agentao.agent.trust.TrustedProjects;
@@ -10,9 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code agent agents list}: the subagents a session in a project could start with {@code task}, and what was skipped. */
@@ -33,27 +31,24 @@ public final class AgentsCommand {
         @Option(names = {"-C", "--dir"}, paramLabel = "DIR", description = "The project directory.")
         Path dir;
 
-        private final Map<String, String> env;
+        private final AgentConfig config;
 
         public ListAgents() {
-            this(System.getenv());
+            this(AgentConfig.load(System.getenv()));
         }
 
-        public ListAgents(Map<String, String> env) {
-            this.env = env;
+        public ListAgents(AgentConfig config) {
+            this.config = config;
         }
 
         @Override
         public Integer call() {
             var out = spec.commandLine().getOut();
             var err = spec.commandLine().getErr();
-            Path project = (dir == null ? Path.of("") : dir).toAbsolutePath().normalize();
-            if (!Files.isDirectory(project)) {
-                err.println("agent agents list: " + project + " is not a directory");
-                return 1;
-            }
-            AgentCatalog agents = AgentCatalog.discover(project, ConfigLocations.userConfigDir(env),
-                    TrustedProjects.forUser(env).trusted(project));
+            Path project = ProjectDirectory.resolve(dir, err, "agent agents list");
+        if (project == null) return 1;
+            AgentCatalog agents = AgentCatalog.discover(project, config.configDir(),
+                    TrustedProjects.in(config.configDir()).trusted(project));
             for (String notice : agents.notices()) err.println(InertText.forTerminal(notice));
             for (AgentDefinition a : agents.all()) {
                 out.println(InertText.forTerminal(a.name()) + "  (" + InertText.forTerminal(a.origin()) + (a.readOnly() ? ", read-only" : "") + ")");

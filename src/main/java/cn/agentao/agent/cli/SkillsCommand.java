@@ -10,7 +10,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -46,11 +45,8 @@ public final class SkillsCommand {
         public Integer call() {
             var out = spec.commandLine().getOut();
             var err = spec.commandLine().getErr();
-            Path project = (dir == null ? Path.of("") : dir).toAbsolutePath().normalize();
-            if (!Files.isDirectory(project)) {
-                err.println("agent skills list: " + project + " is not a directory");
-                return 1;
-            }
+            Path project = ProjectDirectory.resolve(dir, err, "agent skills list");
+        if (project == null) return 1;
             SkillCatalog skills = SkillCatalog.discover(project, config.configDir(),
                     TrustedProjects.in(config.configDir()).trusted(project));
             for (String notice : skills.notices()) err.println(InertText.forTerminal(notice));

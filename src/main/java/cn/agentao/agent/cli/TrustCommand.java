@@ -10,7 +10,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -48,11 +47,8 @@ public final class TrustCommand implements Callable<Integer> {
     public Integer call() {
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
-        Path project = (dir == null ? Path.of("") : dir).toAbsolutePath().normalize();
-        if (!Files.isDirectory(project)) {
-            err.println("agent trust: " + project + " is not a directory");
-            return 1;
-        }
+        Path project = ProjectDirectory.resolve(dir, err, "agent trust");
+        if (project == null) return 1;
         TrustedProjects trust = TrustedProjects.in(config.configDir());
         try {
             if (revoke) {

@@ -53,11 +53,6 @@ public final class TrustedProjects {
         this.file = file;
     }
 
-    /** The user's list, in their configuration directory. */
-    public static TrustedProjects forUser(Map<String, String> environment) {
-        return in(ConfigLocations.userConfigDir(environment));
-    }
-
     /** The list in the user's configuration directory {@code configDir}. */
     public static TrustedProjects in(Path configDir) {
         return new TrustedProjects(configDir.resolve(ConfigLocations.TRUSTED_PROJECTS));
