@@ -46,6 +46,13 @@ public record ImageInfo(String mimeType, int width, int height) {
         return Optional.empty();
     }
 
+    /** The format and size of the image in {@code file}, from its first 64 KiB (a JPEG's size may follow its EXIF block). */
+    public static Optional<ImageInfo> ofFile(java.nio.file.Path file) throws java.io.IOException {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            return of(in.readNBytes(64 * 1024));
+        }
+    }
+
     /** The mime type for a file name's extension (png, jpg, jpeg, gif, webp), or null. */
     public static String mimeTypeOfName(String name) {
         String n = name.toLowerCase(java.util.Locale.ROOT);

@@ -6,7 +6,6 @@ import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -98,11 +97,7 @@ final class Mentions {
      * image at all (attached, or refused with a warning for its size), false when it is no image.
      */
     private static boolean image(Path file, String shown, List<ContentBlock> blocks, Consumer<String> warn) throws IOException {
-        byte[] head;
-        try (InputStream in = Files.newInputStream(file)) {
-            head = in.readNBytes(64 * 1024); // a JPEG's size may follow its EXIF block
-        }
-        ImageInfo info = ImageInfo.of(head).orElse(null);
+        ImageInfo info = ImageInfo.ofFile(file).orElse(null);
         if (info == null) return false;
         long size = Files.size(file);
         if (!info.fits(size)) {

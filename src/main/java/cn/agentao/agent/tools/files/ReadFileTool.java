@@ -20,7 +20,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -158,11 +157,7 @@ public final class ReadFileTool implements Tool {
          * when it is none; past {@value #MAX_IMAGE_BYTES} bytes or {@value #MAX_IMAGE_SIDE} pixels a side, refused.
          */
         private ToolResult image() throws IOException {
-            byte[] head;
-            try (InputStream in = Files.newInputStream(path)) {
-                head = in.readNBytes(64 * 1024); // a JPEG's size may follow its EXIF block
-            }
-            ImageInfo info = ImageInfo.of(head).orElse(null);
+            ImageInfo info = ImageInfo.ofFile(path).orElse(null);
             if (info == null) return null;
             long size = Files.size(path);
             String what = info.describe(size);
