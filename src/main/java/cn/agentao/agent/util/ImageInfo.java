@@ -12,6 +12,21 @@ import java.util.Optional;
  */
 public record ImageInfo(String mimeType, int width, int height) {
 
+    /** The largest image the agent sends a model: Anthropic refuses more (OpenAI accepts more). */
+    public static final long MAX_BYTES = 5L * 1024 * 1024;
+    /** Anthropic refuses an image over 8000 pixels a side. */
+    public static final int MAX_SIDE = 8000;
+
+    /** Whether an image of this size in pixels and {@code bytes} long is within {@link #MAX_BYTES} and {@link #MAX_SIDE}. */
+    public boolean fits(long bytes) {
+        return bytes <= MAX_BYTES && width <= MAX_SIDE && height <= MAX_SIDE;
+    }
+
+    /** "at most 5 MB and 8000 pixels a side" */
+    public static String limits() {
+        return "at most " + (MAX_BYTES >> 20) + " MB and " + MAX_SIDE + " pixels a side";
+    }
+
     /** The format and size of {@code data} (the whole file or its start), or empty when it is none of the four. */
     public static Optional<ImageInfo> of(byte[] data) {
         if (data == null || data.length < 12) return Optional.empty();
@@ -29,6 +44,13 @@ public record ImageInfo(String mimeType, int width, int height) {
             return Optional.of(webp(data));
         }
         return Optional.empty();
+    }
+
+    /** The format and size of the image in {@code file}, from its first 64 KiB (a JPEG's size may follow its EXIF block). */
+    public static Optional<ImageInfo> ofFile(java.nio.file.Path file) throws java.io.IOException {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            return of(in.readNBytes(64 * 1024));
+        }
     }
 
     /** The mime type for a file name's extension (png, jpg, jpeg, gif, webp), or null. */

@@ -275,6 +275,11 @@ public final class Chat implements LocalSession.View, TurnPrinter.Screen {
 
     /** Runs what the person typed; returns an exit code to leave with, or null to go on. */
     private Integer handle(String line) {
+        List<ContentBlock> pasted = Mentions.pastedImage(line, w -> write(ansi.yellow("⚠ " + InertText.forTerminal(w)) + "\n"));
+        if (pasted != null) {
+            runTurn(() -> session.prompt(pasted));
+            return null;
+        }
         if (line.startsWith("/")) {
             String name = line.substring(1).split("\\s+", 2)[0];
             String args = line.contains(" ") ? line.substring(line.indexOf(' ') + 1).strip() : "";

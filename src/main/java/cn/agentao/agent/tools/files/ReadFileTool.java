@@ -20,7 +20,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -39,9 +38,9 @@ public final class ReadFileTool implements Tool {
     static final int MAX_CHARS = 100_000;
     static final int MAX_LINE_CHARS = 2000;
     /** Anthropic's limit per image (OpenAI's is higher); past it an image is refused. */
-    static final long MAX_IMAGE_BYTES = 5L * 1024 * 1024;
+    static final long MAX_IMAGE_BYTES = ImageInfo.MAX_BYTES;
     /** Anthropic refuses an image over 8000 pixels a side. */
-    static final int MAX_IMAGE_SIDE = 8000;
+    static final int MAX_IMAGE_SIDE = ImageInfo.MAX_SIDE;
 
     private static final ObjectNode SCHEMA = ToolArgs.schema("""
             {"type":"object","properties":{
@@ -158,17 +157,12 @@ public final class ReadFileTool implements Tool {
          * when it is none; past {@value #MAX_IMAGE_BYTES} bytes or {@value #MAX_IMAGE_SIDE} pixels a side, refused.
          */
         private ToolResult image() throws IOException {
-            byte[] head;
-            try (InputStream in = Files.newInputStream(path)) {
-                head = in.readNBytes(64 * 1024); // a JPEG's size may follow its EXIF block
-            }
-            ImageInfo info = ImageInfo.of(head).orElse(null);
+            ImageInfo info = ImageInfo.ofFile(path).orElse(null);
             if (info == null) return null;
             long size = Files.size(path);
             String what = info.describe(size);
-            if (size > MAX_IMAGE_BYTES || info.width() > MAX_IMAGE_SIDE || info.height() > MAX_IMAGE_SIDE) {
-                return ToolResult.error(path + " is " + what + ": larger than models accept (at most "
-                        + (MAX_IMAGE_BYTES >> 20) + " MB and " + MAX_IMAGE_SIDE + " pixels a side). Not read; a "
+            if (!info.fits(size)) {
+                return ToolResult.error(path + " is " + what + ": larger than models accept (" + ImageInfo.limits() + "). Not read; a "
                         + "scaled-down copy (e.g. `magick in.png -resize 2000x2000 out.png`) can be read.");
             }
             byte[] bytes = Files.readAllBytes(path);

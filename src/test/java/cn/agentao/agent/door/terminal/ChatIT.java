@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -493,6 +494,73 @@ class ChatIT {
         term.press("Tab");
         Thread.sleep(500); // give completion its chance to (wrongly) complete: the assertion below is about absence
         assertFalse(term.screen().contains("@ignored.txt"), "git-ignored files are not offered");
+    }
+
+    private static byte[] png(int width, int height) throws Exception {
+        java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(width, height, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        image.setRGB(0, 0, 0xFF0000);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(image, "png", out);
+        return out.toByteArray();
+    }
+
+    /** The base64 data of every image in the last request to the Anthropic API. */
+    private List<String> imagesSent() {
+        List<String> data = new java.util.ArrayList<>();
+        for (var m : model.lastRequest().body().path("messages")) {
+            for (var part : m.path("content")) {
+                if (part.path("type").asText().equals("image")) data.add(part.path("source").path("data").asText());
+            }
+        }
+        return data;
+    }
+
+    @Test
+    void anAtMentionedOrPastedImageGoesToTheModelAsAnImage() throws Exception {
+        byte[] shot = png(12, 8);
+        Files.write(ws.resolve("shot.png"), shot);
+        Path dragged = Files.createDirectories(dir.resolve("my pictures")).resolve("a dot.png"); // outside the workspace
+        byte[] dot = png(3, 5);
+        Files.write(dragged, dot);
+        Files.write(ws.resolve("huge.png"), png(9000, 2));
+        env.putAll(model.anthropicEnvironment());
+        env.put("ANTHROPIC_MODEL", "claude-sonnet-4-6"); // known to take images
+        model.enqueue(Script.textReply("IMAGE-ONE"), Script.textReply("IMAGE-TWO"), Script.textReply("IMAGE-THREE"),
+                Script.textReply("IMAGE-FOUR"));
+        open();
+
+        send("what is in @shot.png?", "IMAGE-ONE");
+        assertEquals(List.of(Base64.getEncoder().encodeToString(shot)), imagesSent(), model.lastRequest().rawBody());
+
+        term.paste("'" + dragged + "'"); // as a terminal pastes a file dragged onto it
+        term.press("Enter");
+        term.awaitText("IMAGE-TWO");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("IMAGE-TWO")).contains(PROMPT));
+        assertTrue(imagesSent().contains(Base64.getEncoder().encodeToString(dot)), "the pasted path's image went: "
+                + model.lastRequest().rawBody());
+
+        term.paste(dragged.toString().replace(" ", "\\ ")); // the other way terminals paste a path with spaces
+        term.press("Enter");
+        term.awaitText("IMAGE-THREE");
+        term.await("prompt", s -> s.substring(s.lastIndexOf("IMAGE-THREE")).contains(PROMPT));
+        assertEquals(3, imagesSent().size(), "every image of the conversation is sent again: " + imagesSent().size());
+
+        send("and @huge.png?", "IMAGE-FOUR");
+        assertTrue(term.screen().contains("@huge.png is a PNG image of 9000×2 pixels"), term.screen());
+        assertTrue(term.screen().contains("larger than models accept"), term.screen());
+        assertEquals(3, imagesSent().size(), "the image too large for models was not attached");
+    }
+
+    @Test
+    void aModelWithoutImagesReadsWhatTheMentionedImageWas() throws Exception {
+        byte[] shot = png(40, 30);
+        Files.write(ws.resolve("shot.png"), shot);
+        model.enqueue(Script.textReply("NO-IMAGES"));
+        open();
+        send("what is in @shot.png?", "NO-IMAGES");
+        String body = model.lastRequest().rawBody();
+        assertFalse(body.contains("image_url"), body);
+        assertTrue(body.contains("A PNG image of 40×30 pixels, " + shot.length + " bytes; this model does not accept images."), body);
     }
 
     @Test

@@ -70,6 +70,30 @@ class HeadlessIT {
     }
 
     @Test
+    void theUsersHooksAndSkillsWorkInPrintMode() throws Exception {
+        env.put("HOME", Files.createDirectories(dir.resolve("home")).toString());
+        Path config = Files.createDirectories(dir.resolve("config/agent"));
+        Files.writeString(config.resolve("hooks.json"), """
+                {"hooks": {
+                  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'HOOK-CONTEXT: we use make'"}]}],
+                  "PreToolUse": [{"matcher": "run_shell_command", "hooks": [{"type": "command",
+                    "command": "cat > /dev/null; echo 'HOOK-EXIT-2: no touching' >&2; exit 2"}]}]}}
+                """);
+        Path skill = Files.createDirectories(config.resolve("skills/style"));
+        Files.writeString(skill.resolve("SKILL.md"), "---\nname: style\ndescription: House style for prose\n---\nSKILL-BODY: short sentences.\n");
+        model.enqueue(Script.reply().toolCall("c1", "run_shell_command", "{\"command\":\"touch ran.txt\"}")
+                        .toolCall("s1", "activate_skill", "{\"name\":\"style\"}").finish("tool_calls"),
+                Script.textReply("done"));
+        AgentRun.Result r = run(null, "-p", "tidy up");
+        assertEquals(0, r.exit(), r.stderr());
+        assertTrue(model.requests().get(0).messages().toString().contains("HOOK-CONTEXT: we use make"), "the prompt hook's context went with the prompt");
+        String next = model.requests().get(1).messages().toString();
+        assertTrue(next.contains("HOOK-EXIT-2: no touching"), "the model is told why the hook blocked: " + next);
+        assertFalse(Files.exists(ws.resolve("ran.txt")), "the blocked command did not run");
+        assertTrue(next.contains("SKILL-BODY: short sentences."), "the user's skill reached the model: " + next);
+    }
+
+    @Test
     void printIsAgentaosSpelling() throws Exception {
         model.enqueue(Script.textReply("fine"));
         AgentRun.Result r = run(null, "--print", "How are you?");
