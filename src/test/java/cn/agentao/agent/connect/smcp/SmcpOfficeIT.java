@@ -247,9 +247,12 @@ class SmcpOfficeIT {
         assertTrue(s.problem().contains("this server speaks A2C 0.3.0, the agent speaks 0.2.0"), s.problem());
         assertTrue(notices.stream().anyMatch(n -> n.contains("this server speaks A2C 0.3.0")), notices.toString());
         int refusals = server.count(e -> "refused".equals(e.path("ev").asText()) && e.path("code").asInt() == 4008);
-        Thread.sleep(2000); // the library's first reconnect would come after 0.5-0.75 s
-        assertEquals(refusals, server.count(e -> "refused".equals(e.path("ev").asText()) && e.path("code").asInt() == 4008),
-                "no further handshake after the mismatch");
+        Thread.sleep(2000); // a retrying client would come back after 0.5-0.75 s, then after 1-1.5 s
+        // On a busy machine the socket library's own first retry can already be on its way while the refusal is read
+        // (over plain HTTP); that one may still arrive. A client that kept trying would add more.
+        int after = server.count(e -> "refused".equals(e.path("ev").asText()) && e.path("code").asInt() == 4008);
+        assertTrue(after <= refusals + 1, "no further handshake after the mismatch: " + refusals + " then " + after);
+        assertEquals(SmcpOffice.State.FAILED, agent.status().state(), "and the office stays failed");
         assertEquals(0, server.count(e -> "joined".equals(e.path("ev").asText()) && "agent".equals(e.path("role").asText())));
 
         SmcpOffice matching = agent(server, "office-1", null, "0.3.0", 60);
