@@ -32,14 +32,21 @@ final class CoreFixture implements AutoCloseable {
 
     static CoreFixture start(Path dir) throws Exception {
         FakeModelServer model = FakeModelServer.start().whenEmptyFail();
+        Map<String, String> env = environment(dir, model);
+        Path configDir = ConfigLocations.userConfigDir(env);
+        cn.agentao.agent.config.AgentConfig config = cn.agentao.agent.config.AgentConfig.load(env);
+        Engine engine = new Engine(config, ToolCalls.create(config));
+        SessionService sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
+        return new CoreFixture(model, sessions, Files.createDirectories(dir.resolve("ws")), configDir);
+    }
+
+    /** The process environment of such a core: {@code model}'s provider, HOME and config inside {@code dir}, no sandbox. */
+    static Map<String, String> environment(Path dir, FakeModelServer model) {
         Map<String, String> env = new HashMap<>(model.openAiEnvironment());
         env.put("HOME", dir.resolve("home").toString());
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
         env.put("AGENT_SANDBOX", "none");
-        Path configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(cn.agentao.agent.config.AgentConfig.load(env), ToolCalls.create(cn.agentao.agent.config.AgentConfig.load(env)));
-        SessionService sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
-        return new CoreFixture(model, sessions, Files.createDirectories(dir.resolve("ws")), configDir);
+        return env;
     }
 
     /** A new session in the workspace, ready (its held notices and command list sent to {@code host}). */

@@ -12,7 +12,6 @@ import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.util.Cancellation;
-import cn.agentao.agent.util.CancelledException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,10 +43,7 @@ class MemoryTest {
     @BeforeEach
     void start() throws Exception {
         model = FakeModelServer.start().whenEmptyFail();
-        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
-        env.put("HOME", dir.resolve("home").toString());
-        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
-        env.put("AGENT_SANDBOX", "none");
+        Map<String, String> env = CoreFixture.environment(dir, model);
         configDir = ConfigLocations.userConfigDir(env);
         sessions = CoreFactory.create(env, dir.resolve("store"));
         ws = Files.createDirectories(dir.resolve("ws"));

@@ -1,12 +1,9 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.core.content.AvailableCommand;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.config.ConfigLocations;
-import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SyncPolicy;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.RecordedRequest;
 import cn.agentao.agent.testing.Script;
@@ -22,9 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -33,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class SkillsTest {
     @TempDir
     Path dir;
+    CoreFixture core;
     FakeModelServer model;
     SessionService sessions;
     Path ws;
@@ -40,22 +36,17 @@ class SkillsTest {
 
     @BeforeEach
     void start() throws Exception {
-        model = FakeModelServer.start().whenEmptyFail();
-        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
-        env.put("HOME", dir.resolve("home").toString());
-        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
-        env.put("AGENT_SANDBOX", "none");
-        configDir = ConfigLocations.userConfigDir(env);
-        Engine engine = new Engine(cn.agentao.agent.config.AgentConfig.load(env), ToolCalls.create(cn.agentao.agent.config.AgentConfig.load(env)));
-        sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
+        core = CoreFixture.start(dir);
+        model = core.model;
+        sessions = core.sessions;
+        configDir = core.configDir;
+        ws = core.ws;
         sessions.addConnector(new SkillTools());
-        ws = Files.createDirectories(dir.resolve("ws"));
     }
 
     @AfterEach
     void stop() {
-        sessions.close();
-        model.close();
+        core.close();
     }
 
     private Session open(FakeHost host) throws CoreException {

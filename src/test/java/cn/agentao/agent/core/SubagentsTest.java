@@ -1,6 +1,5 @@
 package cn.agentao.agent.core;
 
-import cn.agentao.agent.cli.ToolCalls;
 import cn.agentao.agent.core.content.ContentBlock;
 import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.content.ToolCallContent;
@@ -8,8 +7,6 @@ import cn.agentao.agent.core.content.ToolCallStatus;
 import cn.agentao.agent.core.content.TurnResult;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.config.ConfigLocations;
-import cn.agentao.agent.store.SessionStore;
-import cn.agentao.agent.store.SyncPolicy;
 import cn.agentao.agent.testing.FakeModelServer;
 import cn.agentao.agent.testing.RecordedRequest;
 import cn.agentao.agent.testing.Script;
@@ -27,9 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
@@ -43,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class SubagentsTest {
     @TempDir
     Path dir;
+    CoreFixture core;
     FakeModelServer model;
     SessionService sessions;
     Path ws;
@@ -50,23 +46,17 @@ class SubagentsTest {
 
     @BeforeEach
     void start() throws Exception {
-        model = FakeModelServer.start().whenEmptyFail();
-        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
-        env.put("HOME", dir.resolve("home").toString());
-        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
-        env.put("AGENT_SANDBOX", "none");
-        configDir = ConfigLocations.userConfigDir(env);
-        cn.agentao.agent.config.AgentConfig config = cn.agentao.agent.config.AgentConfig.load(env);
-        Engine engine = new Engine(config, ToolCalls.create(config));
-        sessions = new SessionService(engine, new SessionStore(dir.resolve("store"), SyncPolicy.NO_FSYNC));
+        core = CoreFixture.start(dir);
+        model = core.model;
+        sessions = core.sessions;
+        configDir = core.configDir;
+        ws = core.ws;
         sessions.addConnector(new TaskTool(configDir));
-        ws = Files.createDirectories(dir.resolve("ws"));
     }
 
     @AfterEach
     void stop() {
-        sessions.close();
-        model.close();
+        core.close();
     }
 
     private Session open(FakeHost host) throws CoreException {
