@@ -61,21 +61,9 @@ public final class SkillCatalog {
     public static SkillCatalog discover(Path cwd, Path configDir, boolean projectTrusted) {
         List<Skill> found = new ArrayList<>();
         List<String> notices = new ArrayList<>();
-        List<String> untrusted = new ArrayList<>();
-        for (String rel : PROJECT_DIRS) {
-            Path root = cwd.resolve(rel);
-            if (!Files.isDirectory(root)) continue;
-            if (!projectTrusted) {
-                if (!skillDirs(root, notices).isEmpty()) untrusted.add(rel);
-                continue;
-            }
-            load(root, rel, true, cwd, found, notices);
-        }
-        if (!untrusted.isEmpty()) {
-            notices.add("Skills in " + String.join(", ", untrusted) + " were not loaded: this project is not trusted. "
-                    + "Run `agent trust` in it (or answer Trust when asked) to use its skills.");
-        }
-        if (configDir != null) load(configDir.resolve("skills"), configDir.resolve("skills").toString(), false, cwd, found, notices);
+        DefinitionFolders.walk(cwd, PROJECT_DIRS, projectTrusted, configDir == null ? null : configDir.resolve("skills"), "Skills",
+                root -> !skillDirs(root, notices).isEmpty(),
+                (root, origin, project) -> load(root, origin, project, cwd, found, notices), notices);
         return new SkillCatalog(found, notices);
     }
 

@@ -2,6 +2,7 @@ package cn.agentao.agent.subagents;
 
 import cn.agentao.agent.hooks.ClaudeToolNames;
 import cn.agentao.agent.permission.Workspace;
+import cn.agentao.agent.skills.DefinitionFolders;
 import cn.agentao.agent.skills.FrontMatter;
 
 import java.io.IOException;
@@ -83,21 +84,9 @@ public final class AgentCatalog {
     public static AgentCatalog discover(Path cwd, Path configDir, boolean projectTrusted) {
         List<AgentDefinition> found = new ArrayList<>();
         List<String> notices = new ArrayList<>();
-        List<String> untrusted = new ArrayList<>();
-        for (String rel : PROJECT_DIRS) {
-            Path root = cwd.resolve(rel);
-            if (!Files.isDirectory(root)) continue;
-            if (!projectTrusted) {
-                if (!files(root, notices).isEmpty()) untrusted.add(rel);
-                continue;
-            }
-            load(root, rel, cwd, found, notices);
-        }
-        if (!untrusted.isEmpty()) {
-            notices.add("Agents in " + String.join(", ", untrusted) + " were not loaded: this project is not trusted. "
-                    + "Run `agent trust` in it (or answer Trust when asked) to use its agents.");
-        }
-        if (configDir != null) load(configDir.resolve("agents"), configDir.resolve("agents").toString(), null, found, notices);
+        DefinitionFolders.walk(cwd, PROJECT_DIRS, projectTrusted, configDir == null ? null : configDir.resolve("agents"), "Agents",
+                root -> !files(root, notices).isEmpty(),
+                (root, origin, project) -> load(root, origin, project ? cwd : null, found, notices), notices);
         found.addAll(BUILT_IN);
         return new AgentCatalog(found, notices);
     }
