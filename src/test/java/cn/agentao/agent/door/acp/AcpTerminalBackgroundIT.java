@@ -19,14 +19,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -159,21 +156,9 @@ class AcpTerminalBackgroundIT {
     void start() throws Exception {
         model = FakeModelServer.start().whenEmptyFail();
         ws = Files.createDirectories(dir.resolve("ws"));
-        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
-        env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
-        env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
-        agent = AgentProcess.start(env, "--acp");
-        agent.onClientRequest("session/request_permission", params -> {
-            ObjectNode r = Json.object();
-            r.putObject("outcome").put("outcome", "selected").put("optionId", "allow_once");
-            return r;
-        });
+        agent = AcpBackgroundCommandsIT.startAgent(dir, model);
         terminals.serve(agent);
-        ObjectNode init = Json.object().put("protocolVersion", 1);
-        init.putObject("clientCapabilities").put("terminal", true);
-        assertTrue(agent.call("initialize", init).has("result"));
-        session = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()))
-                .path("result").path("sessionId").asText();
+        session = AcpBackgroundCommandsIT.initialize(agent, Json.object().put("terminal", true), ws);
     }
 
     @AfterEach
@@ -188,21 +173,15 @@ class AcpTerminalBackgroundIT {
     }
 
     private void prompt(String text) throws InterruptedException {
-        assertTrue(agent.call("session/prompt", AgentProcess.prompt(session, text), Duration.ofSeconds(90)).has("result"));
+        AcpBackgroundCommandsIT.prompt(agent, session, text);
     }
 
     private static String background(String command, boolean sandbox) {
-        ObjectNode args = Json.object().put("command", command).put("background", true);
-        if (!sandbox) args.put("sandbox", false).put("description", "needs to run outside");
-        return args.toString();
+        return AcpBackgroundCommandsIT.background(command, sandbox);
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("never: " + what);
-            Thread.sleep(20);
-        }
+        AcpBackgroundCommandsIT.await(what, condition);
     }
 
     /** The model's last request (the conversation so far). */
