@@ -178,7 +178,11 @@ final class ClientTerminalBackground implements CommandRunner.Background {
                 terminalId = null;
                 throw new IOException("terminal/create answered without a terminalId");
             }
-            long pid = awaitPid(dir.resolve("pid"));
+            String id = terminalId;
+            long pid = awaitPid(dir.resolve("pid"), () -> {
+                JsonNode out = timed(client, "terminal/output", ids(sessionId, id));
+                return out != null && out.hasNonNull("exitStatus");
+            });
             if (pid < 0) {
                 JsonNode out = timed(client, "terminal/output", ids(sessionId, terminalId));
                 String said = out == null ? "" : out.path("output").asText("").strip();
@@ -199,16 +203,26 @@ final class ClientTerminalBackground implements CommandRunner.Background {
         }
     }
 
-    /** The pid the wrapper writes once the command started, or -1 when it did not within {@link #START_MS}. */
-    private static long awaitPid(Path file) throws InterruptedException {
+    /**
+     * The pid the wrapper writes once the command started, or -1 when it did not within {@link #START_MS} or the
+     * terminal ended without it ({@code exited}, asked every half second).
+     */
+    private static long awaitPid(Path file, java.util.function.BooleanSupplier exited) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_MS);
-        while (System.nanoTime() < deadline) {
-            try {
-                if (Files.isRegularFile(file)) return Long.parseLong(Files.readString(file).strip());
-            } catch (IOException | NumberFormatException e) {
-                // being written
-            }
+        for (int i = 1; System.nanoTime() < deadline; i++) {
+            long pid = readPid(file);
+            if (pid >= 0) return pid;
+            if (i % 25 == 0 && exited.getAsBoolean()) return readPid(file);
             Thread.sleep(20);
+        }
+        return -1;
+    }
+
+    private static long readPid(Path file) {
+        try {
+            if (Files.isRegularFile(file)) return Long.parseLong(Files.readString(file).strip());
+        } catch (IOException | NumberFormatException e) {
+            // not written yet (it is moved in place whole)
         }
         return -1;
     }

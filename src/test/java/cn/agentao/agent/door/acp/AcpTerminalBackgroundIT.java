@@ -78,6 +78,8 @@ class AcpTerminalBackgroundIT {
         final List<JsonNode> creates = new CopyOnWriteArrayList<>();
         final List<String> calls = new CopyOnWriteArrayList<>();
         final AtomicInteger next = new AtomicInteger(1);
+        /** A terminal that cannot run what it is given: it runs this instead. */
+        volatile List<String> instead;
 
         void serve(AgentProcess agent) {
             agent.onClientRequest("terminal/create", p -> {
@@ -85,7 +87,7 @@ class AcpTerminalBackgroundIT {
                 List<String> argv = new ArrayList<>();
                 argv.add(p.path("command").asText());
                 p.path("args").forEach(a -> argv.add(a.asText()));
-                ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
+                ProcessBuilder pb = new ProcessBuilder(instead != null ? instead : argv).redirectErrorStream(true);
                 if (p.hasNonNull("cwd")) pb.directory(Path.of(p.get("cwd").asText()).toFile());
                 pb.environment().put("ANTHROPIC_API_KEY", CLIENT_SECRET); // the editor's own environment
                 pb.environment().put("EDITOR_ONLY_VARIABLE", "editor-only-value");
@@ -254,6 +256,20 @@ class AcpTerminalBackgroundIT {
         await("every process the terminals started ended after the agent was killed: " + running,
                 () -> running.stream().noneMatch(LocalCommandRunner::isRunning));
         await("the terminals' own processes ended", () -> terminals.all.stream().noneMatch(t -> t.process.isAlive()));
+    }
+
+    @Test
+    void aTerminalThatDoesNotRunTheCommandFailsTheStartWithWhatItPrinted() throws Exception {
+        assumeTrue(ClientTerminalBackground.available(), "setsid, env and mkfifo are here");
+        terminals.instead = List.of("/bin/sh", "-c", "echo this terminal runs nothing; exit 127");
+        model.enqueue(Script.reply().toolCall("t1", "run_shell_command", background("exec sleep 1027", false))
+                .finish("tool_calls"), Script.textReply("could not"));
+        prompt("start it");
+        String told = toldModel();
+        assertTrue(told.contains("the client's terminal did not start the command: this terminal runs nothing"), told);
+        assertTrue(terminals.calls.contains("release term-1"), "its terminal is released: " + terminals.calls);
+        prompt("/ps");
+        assertFalse(agent.agentText(session).contains("bg1"), "nothing is listed as running: " + agent.agentText(session));
     }
 
     @Test
