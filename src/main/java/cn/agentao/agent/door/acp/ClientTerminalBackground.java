@@ -287,6 +287,7 @@ final class ClientTerminalBackground implements CommandRunner.Background {
         if (out == null || !out.path("output").isTextual()) return;
         synchronized (this) {
             String now = out.get("output").asText();
+            if (seen.startsWith(now)) return; // nothing new, or an answer older than one already read (two readers)
             String fresh;
             if (now.startsWith(seen)) {
                 fresh = now.substring(seen.length());
