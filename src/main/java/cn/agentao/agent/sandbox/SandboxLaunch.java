@@ -32,6 +32,9 @@ public final class SandboxLaunch implements AutoCloseable {
 
     public List<String> argv() { return argv; }
 
+    /** Whether the sandbox reports on stderr (to be kept apart from the command's output, which it merges into stdout). */
+    public boolean reportsOnStderr() { return statusOnStderr; }
+
     /**
      * Starts {@code pb} (whose command the caller built around {@link #argv()}) from the long-lived spawner thread,
      * so that {@code --die-with-parent} follows a thread that does not go away.
@@ -65,7 +68,14 @@ public final class SandboxLaunch implements AutoCloseable {
     public String failure() throws InterruptedException {
         if (!statusOnStderr || statusReader == null) return null;
         statusReader.join(1000);
-        String s = status.toString();
+        return failure(status.toString());
+    }
+
+    /**
+     * The sandbox's own error in what it reported ({@code --json-status-fd}) for a run that ended, else null: for a run
+     * whose report was kept elsewhere (a file, when a client's terminal started it).
+     */
+    public static String failure(String s) {
         if (s.contains("\"exit-code\"")) return null; // bwrap reports the command's exit only when it ran
         String text = s.lines().filter(l -> !l.startsWith("{")).reduce((a, b) -> a + "\n" + b).orElse("").strip();
         return text.isEmpty() ? "the sandbox ended before the command started" : text;

@@ -43,6 +43,9 @@ public interface CommandRunner {
 
         /** Ends it and everything it started (SIGTERM, then SIGKILL to what is left); returns once they are gone. */
         void kill();
+
+        /** The client terminal that shows it live, or null when it runs here unseen. */
+        default String terminalId() { return null; }
     }
 
     /**

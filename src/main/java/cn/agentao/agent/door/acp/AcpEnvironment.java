@@ -18,8 +18,9 @@ import java.nio.file.Path;
 /**
  * Files, commands and questions of an ACP session: through the client for each capability it advertised, locally otherwise.
  * Client file reads only with {@code fs.readTextFile}, client writes only with {@code fs.writeTextFile}, client
- * terminals only with {@code terminal} (and only for commands outside the sandbox: a sandboxed command runs here,
- * its output streamed as the tool call's content), questions as elicitation forms with {@code elicitation.form}, else through the ask-user extension when advertised.
+ * terminals only with {@code terminal} (for commands outside the sandbox, and for background commands in and out of
+ * it, tied to the agent's life: {@link ClientTerminalBackground}; a sandboxed foreground command runs here, its output
+ * streamed as the tool call's content), questions as elicitation forms with {@code elicitation.form}, else through the ask-user extension when advertised.
  */
 record AcpEnvironment(ClientCapabilities caps, Calls client, String sessionId) implements HostEnvironment {
 
@@ -41,7 +42,9 @@ record AcpEnvironment(ClientCapabilities caps, Calls client, String sessionId) i
     @Override
     public CommandRunner commands(ChildEnvironment children, Cancellation turn) {
         return caps.terminal()
-                ? new SandboxedHere(new LocalCommandRunner(children), new ClientTerminalRunner(requests(turn), sessionId, children))
+                ? new SandboxedHere(new LocalCommandRunner(children), new ClientTerminalRunner(requests(turn), sessionId, children),
+                        // a background command outlives the turn: its requests are not withdrawn with it
+                        spec -> ClientTerminalBackground.start(requests(Cancellation.NONE), sessionId, children, spec))
                 : new LocalCommandRunner(children);
     }
 
@@ -56,17 +59,25 @@ record AcpEnvironment(ClientCapabilities caps, Calls client, String sessionId) i
         return (method, params) -> client.call(method, params, turn);
     }
 
-    /** Sandboxed commands run locally (the sandbox is here), the others in the client's terminal. */
-    private record SandboxedHere(CommandRunner local, CommandRunner terminal) implements CommandRunner {
+    /** Starts a background command in a client terminal. */
+    @FunctionalInterface
+    interface TerminalStarter {
+        CommandRunner.Background start(CommandRunner.Spec spec) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Sandboxed commands run locally (the sandbox is here), the others in the client's terminal; background commands
+     * in the client's terminal, in their sandbox, where they can be tied to the agent's life (else here).
+     */
+    private record SandboxedHere(CommandRunner local, CommandRunner terminal, TerminalStarter background) implements CommandRunner {
         @Override
         public Result run(Spec spec, Listener listener, Cancellation cancellation) throws IOException, InterruptedException {
             return (spec.sandbox() != null ? local : terminal).run(spec, listener, cancellation);
         }
 
-        /** Background commands run here: a client terminal outlives nothing it could be tied to (see docs/tools.md). */
         @Override
         public Background start(Spec spec) throws IOException, InterruptedException {
-            return local.start(spec);
+            return ClientTerminalBackground.available() ? background.start(spec) : local.start(spec);
         }
     }
 

@@ -251,7 +251,13 @@ public final class RunShellCommandTool implements ShellTool {
                 return ToolResult.error(ex.getMessage());
             }
             e.process().awaitOutput(FIRST_OUTPUT_MS);
-            return BackgroundReport.result("Started in the background as " + e.describe() + ". Output so far:\n", e, e.process().read());
+            ToolResult started = BackgroundReport.result("Started in the background as " + e.describe() + ". Output so far:\n", e, e.process().read());
+            String terminal = e.process().terminalId();
+            if (terminal == null) return started;
+            List<ToolCallContent> display = new java.util.ArrayList<>(); // the client shows it live in its terminal
+            display.add(new ToolCallContent.Terminal(terminal, null));
+            display.addAll(started.display());
+            return new ToolResult(started.forModel(), display, started.isError(), started.rawOutput(), started.signal());
         }
     }
 }

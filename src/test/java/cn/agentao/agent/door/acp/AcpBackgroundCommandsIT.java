@@ -43,18 +43,30 @@ class AcpBackgroundCommandsIT {
     @BeforeEach
     void start() throws Exception {
         model = FakeModelServer.start().whenEmptyFail();
-        Path ws = Files.createDirectories(dir.resolve("ws"));
+        agent = startAgent(dir, model);
+        session = initialize(agent, Json.object(), Files.createDirectories(dir.resolve("ws")));
+    }
+
+    /** The agent over ACP, its store and configuration under {@code dir}, every permission it asks allowed once. */
+    static AgentProcess startAgent(Path dir, FakeModelServer model) throws Exception {
         Map<String, String> env = new HashMap<>(model.openAiEnvironment());
         env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
-        agent = AgentProcess.start(env, "--acp");
+        AgentProcess agent = AgentProcess.start(env, "--acp");
         agent.onClientRequest("session/request_permission", params -> {
             ObjectNode r = Json.object();
             r.putObject("outcome").put("outcome", "selected").put("optionId", "allow_once");
             return r;
         });
-        assertTrue(agent.call("initialize", Json.object().put("protocolVersion", 1)).has("result"));
-        session = agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()))
+        return agent;
+    }
+
+    /** Initializes with {@code clientCapabilities} and opens a session in {@code ws}; returns its id. */
+    static String initialize(AgentProcess agent, ObjectNode clientCapabilities, Path ws) throws InterruptedException {
+        ObjectNode init = Json.object().put("protocolVersion", 1);
+        init.set("clientCapabilities", clientCapabilities);
+        assertTrue(agent.call("initialize", init).has("result"));
+        return agent.call("session/new", Json.object().put("cwd", ws.toString()).set("mcpServers", Json.mapper().createArrayNode()))
                 .path("result").path("sessionId").asText();
     }
 
@@ -70,10 +82,15 @@ class AcpBackgroundCommandsIT {
     }
 
     private void prompt(String text) throws InterruptedException {
+        prompt(agent, session, text);
+    }
+
+    static void prompt(AgentProcess agent, String session, String text) throws InterruptedException {
         assertTrue(agent.call("session/prompt", AgentProcess.prompt(session, text), Duration.ofSeconds(90)).has("result"));
     }
 
-    private static String background(String command, boolean sandbox) {
+    /** run_shell_command's arguments to start {@code command} in the background, in the sandbox or outside it. */
+    static String background(String command, boolean sandbox) {
         ObjectNode args = Json.object().put("command", command).put("background", true);
         if (!sandbox) args.put("sandbox", false).put("description", "needs to outlive nothing");
         return args.toString();
@@ -91,7 +108,7 @@ class AcpBackgroundCommandsIT {
         return found;
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) throw new AssertionError("never: " + what);
