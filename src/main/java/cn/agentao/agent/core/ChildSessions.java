@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The subagents of one session: each run is a child {@link Session} (unsaved, never registered, never opened by the
@@ -62,6 +63,8 @@ final class ChildSessions implements Subagents {
     private final Engine engine;
     private final TurnRunner turns;
     private final Session parent;
+    /** Children of one answer run at once; their questions reach the user one at a time. */
+    private final ReentrantLock asking = new ReentrantLock();
 
     ChildSessions(Engine engine, TurnRunner turns, Session parent) {
         this.engine = engine;
@@ -84,7 +87,7 @@ final class ChildSessions implements Subagents {
         String id = parent.id() + "/" + brief.name() + "-" + SEQ.incrementAndGet();
         Transcript transcript = new Transcript(progress);
         Session child = new Session(id, new SessionService.Spec(parent.cwd(), parent.additionalDirectories(), List.of()),
-                new ChildHost(parent, brief.name(), id, transcript), engine, SessionJournal.NONE);
+                new ChildHost(parent, brief.name(), id, transcript, asking), engine, SessionJournal.NONE);
         child.role(new Role(brief.name(), brief.instructions(), Set.copyOf(brief.tools()), brief.maxTurns(), parent));
         child.modeId(modeId);
         child.permissionMode(mode);
@@ -162,9 +165,11 @@ final class ChildSessions implements Subagents {
         private final String childId;
         private final Transcript transcript;
         private final Set<String> shown = ConcurrentHashMap.newKeySet();
+        private final ReentrantLock asking;
 
-        ChildHost(Session parent, String name, String childId, Transcript transcript) {
+        ChildHost(Session parent, String name, String childId, Transcript transcript, ReentrantLock asking) {
             this.parent = parent;
+            this.asking = asking;
             this.name = name;
             this.childId = childId;
             this.transcript = transcript;
@@ -195,12 +200,27 @@ final class ChildSessions implements Subagents {
             AgentEvent.ToolCallStarted labelled = new AgentEvent.ToolCallStarted(childId + "/" + c.toolCallId(), label(c.title()),
                     c.kind(), c.status(), c.content(), c.locations(), c.rawInput(), c.rawOutput());
             if (shown.add(c.toolCallId())) parent.emit(labelled);
-            return parent.host().askApproval(new ApprovalRequest(labelled, request.options()), cancel);
+            return oneAtATime(cancel, () -> parent.host().askApproval(new ApprovalRequest(labelled, request.options()), cancel));
         }
 
         @Override
         public Optional<String> askUser(Question question, Cancellation cancel) throws CancelledException {
-            return parent.host().askUser(new Question(label(question.text()), question.options()), cancel);
+            return oneAtATime(cancel, () -> parent.host().askUser(new Question(label(question.text()), question.options()), cancel));
+        }
+
+        private interface Asking<T> {
+            T ask() throws CancelledException;
+        }
+
+        /** Asks the parent's user once no other child of the session is asking; a cancelled child asks nothing. */
+        private <T> T oneAtATime(Cancellation cancel, Asking<T> question) throws CancelledException {
+            asking.lock();
+            try {
+                if (cancel.isCancelled()) throw new CancelledException();
+                return question.ask();
+            } finally {
+                asking.unlock();
+            }
         }
 
         @Override public boolean answersForUser() { return parent.host().answersForUser(); }
