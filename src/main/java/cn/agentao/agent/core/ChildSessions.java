@@ -8,6 +8,7 @@ import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalAnswer;
 import cn.agentao.agent.core.host.ApprovalRequest;
 import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.core.record.EngineRecord;
 import cn.agentao.agent.core.host.HostEnvironment;
 import cn.agentao.agent.core.host.Question;
 import cn.agentao.agent.core.tool.Subagents;
@@ -76,7 +77,7 @@ final class ChildSessions implements Subagents {
     public boolean available() { return parent.role() == null; }
 
     @Override
-    public Outcome run(Brief brief, String prompt, Cancellation cancel, ToolProgress progress) {
+    public Outcome run(Brief brief, String description, String prompt, Cancellation cancel, ToolProgress progress) {
         if (!available()) return new Outcome("", "a subagent cannot start another subagent", false);
         Mode mode = parent.permissionMode();
         String modeId = parent.modeId();
@@ -85,9 +86,12 @@ final class ChildSessions implements Subagents {
             modeId = mode.id();
         }
         String id = parent.id() + "/" + brief.name() + "-" + SEQ.incrementAndGet();
-        Transcript transcript = new Transcript(progress);
+        Host shown = parent.host().childSession(id); // its own session at the door, or the task call's progress
+        Transcript transcript = new Transcript(shown == null ? progress : ToolProgress.NONE);
+        String title = "Agent " + brief.name();
+        announce(new EngineRecord.Subagent(id, title, description, "running", null));
         Session child = new Session(id, new SessionService.Spec(parent.cwd(), parent.additionalDirectories(), List.of()),
-                new ChildHost(parent, brief.name(), id, transcript, asking), engine, SessionJournal.NONE);
+                new ChildHost(parent, shown, brief.name(), id, transcript, asking), engine, new ChildJournal(parent.journal(), id));
         child.role(new Role(brief.name(), brief.instructions(), Set.copyOf(brief.tools()), brief.maxTurns(), parent));
         child.modeId(modeId);
         child.permissionMode(mode);
@@ -98,11 +102,12 @@ final class ChildSessions implements Subagents {
         parent.toolSources().forEach(child::addToolSource);
         child.claimSessionStart(); // the session's SessionStart hooks ran for the parent
         child.markReady();
-        StopReason reason;
+        StopReason reason = StopReason.CANCELLED;
         try {
             reason = turns.run(child, List.of(ContentBlock.text(prompt)), cancel);
         } finally {
             child.close();
+            announce(new EngineRecord.Subagent(id, title, description, "idle", reason));
         }
         String answer = transcript.answer();
         return switch (reason) {
@@ -112,6 +117,20 @@ final class ChildSessions implements Subagents {
             case MAX_TOKENS -> new Outcome(answer, "its answer reached the model's output limit", false);
             case REFUSAL -> new Outcome(answer, "the model refused to answer", false);
         };
+    }
+
+    /** Records the child's start or stop in the parent's session and shows it at the parent's door. */
+    private void announce(EngineRecord.Subagent change) {
+        parent.journal().append(change);
+        parent.emit(new AgentEvent.SubagentChanged(change.sessionId(), change.title(), change.description(), change.state(),
+                change.stopReason()));
+    }
+
+    /** The child's records go to its parent's session, each marked with the child's id, so it reloads with it. */
+    private record ChildJournal(SessionJournal parent, String childId) implements SessionJournal {
+        @Override public void append(EngineRecord record) { parent.append(new EngineRecord.ChildRecord(childId, record)); }
+
+        @Override public void close() { }
     }
 
     /** The brief's model when it is configured here ({@code provider/model}, or a model of the parent's provider). */
@@ -161,14 +180,17 @@ final class ChildSessions implements Subagents {
      */
     private static final class ChildHost implements Host {
         private final Session parent;
+        /** The child's own session at the door, when the door shows it (then its events and questions go there). */
+        private final Host own;
         private final String name;
         private final String childId;
         private final Transcript transcript;
         private final Set<String> shown = ConcurrentHashMap.newKeySet();
         private final ReentrantLock asking;
 
-        ChildHost(Session parent, String name, String childId, Transcript transcript, ReentrantLock asking) {
+        ChildHost(Session parent, Host own, String name, String childId, Transcript transcript, ReentrantLock asking) {
             this.parent = parent;
+            this.own = own;
             this.asking = asking;
             this.name = name;
             this.childId = childId;
@@ -179,6 +201,15 @@ final class ChildSessions implements Subagents {
 
         @Override
         public void emit(AgentEvent event) {
+            if (own != null) { // its session shows everything; the transcript only keeps its answer
+                own.emit(event);
+                switch (event) {
+                    case AgentEvent.MessageChunk m when m.content() instanceof ContentBlock.Text t -> transcript.text(t.text());
+                    case AgentEvent.ToolCallStarted s -> transcript.line("→ " + s.title());
+                    default -> { }
+                }
+                return;
+            }
             switch (event) {
                 case AgentEvent.MessageChunk m when m.content() instanceof ContentBlock.Text t -> transcript.text(t.text());
                 case AgentEvent.ToolCallStarted s -> transcript.line("→ " + s.title());
@@ -197,6 +228,7 @@ final class ChildSessions implements Subagents {
         @Override
         public ApprovalAnswer askApproval(ApprovalRequest request, Cancellation cancel) throws CancelledException {
             AgentEvent.ToolCallStarted c = request.toolCall();
+            if (own != null) return oneAtATime(cancel, () -> own.askApproval(request, cancel)); // asked in its own session
             AgentEvent.ToolCallStarted labelled = new AgentEvent.ToolCallStarted(childId + "/" + c.toolCallId(), label(c.title()),
                     c.kind(), c.status(), c.content(), c.locations(), c.rawInput(), c.rawOutput());
             if (shown.add(c.toolCallId())) parent.emit(labelled);
@@ -205,7 +237,8 @@ final class ChildSessions implements Subagents {
 
         @Override
         public Optional<String> askUser(Question question, Cancellation cancel) throws CancelledException {
-            return oneAtATime(cancel, () -> parent.host().askUser(new Question(label(question.text()), question.options()), cancel));
+            Host to = own != null ? own : parent.host();
+            return oneAtATime(cancel, () -> to.askUser(new Question(label(question.text()), question.options()), cancel));
         }
 
         private interface Asking<T> {

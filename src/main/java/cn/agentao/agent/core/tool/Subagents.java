@@ -35,6 +35,9 @@ public interface Subagents {
     /** Whether this session may start children (false in a child). */
     boolean available();
 
-    /** Runs a child with {@code prompt} as its task; returns when it ends. */
-    Outcome run(Brief brief, String prompt, Cancellation cancel, ToolProgress progress);
+    /**
+     * Runs a child with {@code prompt} as its task; returns when it ends. {@code description} (a few words, may be
+     * empty) is what the user sees of the task.
+     */
+    Outcome run(Brief brief, String description, String prompt, Cancellation cancel, ToolProgress progress);
 }

@@ -143,7 +143,7 @@ public final class TaskTool implements Connector {
         @Override
         public ToolResult run(ToolProgress progress) {
             Subagents.Outcome out = runner.run(new Subagents.Brief(agent.name(), agent.instructions(), agent.tools(), agent.model(),
-                    agent.maxTurns(), agent.readOnly()), prompt, cancel, progress);
+                    agent.maxTurns(), agent.readOnly()), description, prompt, cancel, progress);
             if (out.cancelled()) return ToolResult.error("The agent " + agent.name() + " was cancelled.");
             String answer = out.answer().isEmpty() ? "(The agent gave no answer.)" : out.answer();
             if (out.stopped() == null) {
