@@ -148,7 +148,7 @@ final class TurnRunner {
                     return StopReason.CANCELLED;
                 }
                 int end = i + 1; // consecutive subagent calls run at once; any other call runs alone, in its order
-                while (Subagents.TOOL.equals(calls.get(i).name()) && end < calls.size() && Subagents.TOOL.equals(calls.get(end).name())) end++;
+                while (startsChild(available, calls.get(i)) && end < calls.size() && startsChild(available, calls.get(end))) end++;
                 for (ToolExecutionResultMessage r : runAll(rt, available, calls.subList(i, end), cancel)) {
                     ToolExecutionResultMessage result = withoutImages(r, images);
                     rt.conversation().add(result);
@@ -165,6 +165,10 @@ final class TurnRunner {
             if (response.finish() == FinishKind.LENGTH && calls.isEmpty()) return StopReason.MAX_TOKENS;
         }
         return StopReason.MAX_TURN_REQUESTS;
+    }
+
+    private static boolean startsChild(List<ToolSource> available, ToolExecutionRequest call) {
+        return call.name() != null && ToolSources.find(available, call.name()).orElse(null) instanceof Subagents.Starter;
     }
 
     /**

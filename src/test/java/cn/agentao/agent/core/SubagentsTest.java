@@ -300,6 +300,54 @@ class SubagentsTest {
         }
     }
 
+    /** A core of its own whose config.json holds {@code configJson}, with the subagents that config chooses. */
+    private CoreFixture coreWithConfig(String name, String configJson) throws Exception {
+        CoreFixture other = CoreFixture.start(dir.resolve(name));
+        Files.createDirectories(other.configDir);
+        Files.writeString(other.configDir.resolve("config.json"), configJson);
+        other.sessions.addConnector(TaskTool.of(cn.agentao.agent.config.AgentConfig.load(CoreFixture.environment(dir.resolve(name), other.model))));
+        return other;
+    }
+
+    @Test
+    void agentaosFormOffersEachAgentAsAToolOfItsOwnBesideTaskWhenConfigured() throws Exception {
+        try (CoreFixture both = coreWithConfig("both", "{\"subagents\":{\"tools\":\"both\"}}")) {
+            Files.writeString(both.ws.resolve("notes.txt"), "the launch code is alpha-beta-gamma-42\n");
+            both.model.when(r -> system(r).contains("# Subagent: codebase-investigator")).reply(
+                    Script.reply().toolCall("r1", "read_file", "{\"path\":\"notes.txt\"}"),
+                    Script.textReply("The code is alpha-beta-gamma-42."));
+            both.model.enqueue(Script.reply().toolCall("a1", "agent_codebase_investigator", "{\"task\":\"What is the launch code in notes.txt?\"}"),
+                    Script.textReply("ok"));
+            FakeHost host = new FakeHost();
+            Session s = both.open(host);
+
+            s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+
+            List<String> tools = toolNames(both.model.requests().getFirst());
+            assertTrue(tools.containsAll(List.of("task", "agent_general_purpose", "agent_codebase_investigator")), tools.toString());
+            RecordedRequest childRequest = both.model.requests().stream().filter(child("codebase-investigator")).findFirst().orElseThrow();
+            assertTrue(childRequest.lastUserMessage().contains("What is the launch code in notes.txt?"));
+            assertFalse(toolNames(childRequest).stream().anyMatch(t -> t.equals("task") || t.startsWith("agent_")),
+                    "a child starts no children: " + toolNames(childRequest));
+            assertTrue(both.model.requests().getLast().rawBody().contains("The code is alpha-beta-gamma-42."), "the agent's answer is the result");
+            assertEquals("Agent codebase-investigator", host.of(AgentEvent.ToolCallStarted.class).stream()
+                    .filter(t -> t.toolCallId().equals("a1")).findFirst().orElseThrow().title());
+        }
+        // the default offers task alone; a bad value says so and keeps the default
+        model.enqueue(Script.textReply("ok"));
+        open(new FakeHost()).prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+        assertFalse(toolNames(model.requests().getLast()).stream().anyMatch(t -> t.startsWith("agent_")), "task is the default form");
+        try (CoreFixture bad = coreWithConfig("bad", "{\"subagents\":{\"tools\":\"each\"}}")) {
+            bad.model.enqueue(Script.textReply("ok"));
+            FakeHost host = new FakeHost();
+            bad.open(host).prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+            List<String> tools = toolNames(bad.model.requests().getLast());
+            assertTrue(tools.contains("task") && tools.stream().noneMatch(t -> t.startsWith("agent_")), tools.toString());
+            assertTrue(host.of(AgentEvent.Notice.class).stream().anyMatch(n -> n.text().contains("subagents.tools")
+                    && n.text().contains("\"per-agent\"")), "the user is told what is wrong");
+        }
+    }
+
     private static final String HELPER = """
             ---
             name: doc-writer

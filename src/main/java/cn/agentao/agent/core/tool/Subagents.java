@@ -32,6 +32,12 @@ public interface Subagents {
      */
     record Outcome(String answer, String stopped, boolean cancelled) {}
 
+    /**
+     * Marks a tool that starts a subagent: the turn runs consecutive calls of such tools in one model answer at once
+     * (each child has its own context; every other call runs alone, in its order).
+     */
+    interface Starter extends Tool {}
+
     /** Whether this session may start children (false in a child). */
     boolean available();
 
