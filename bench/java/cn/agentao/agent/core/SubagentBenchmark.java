@@ -12,10 +12,8 @@ import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.tools.subagents.TaskTool;
 import cn.agentao.agent.util.Cancellation;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,14 +41,14 @@ public final class SubagentBenchmark {
                 return false;
             }).replyAlways(Script.textReply("unused"));
             model.when(r -> kind(r).equals("child")).replyAlways(Script.textReply("Done."));
-            System.out.printf("rounds %d, load %s%n", rounds, load());
+            System.out.printf("rounds %d, load %s%n", rounds, CheckpointBenchmark.load());
             for (int w = 0; w < 30; w++) { child(core, arrived); plain(core, arrived); } // warm-up
             long[] child = new long[rounds], plain = new long[rounds];
             for (int r = 0; r < rounds; r++) {
                 child[r] = child(core, arrived);
                 plain[r] = plain(core, arrived);
             }
-            double c = median(child), p = median(plain);
+            double c = CheckpointBenchmark.median(child), p = CheckpointBenchmark.median(plain);
             System.out.printf("subagent: task call shown -> child's first model request: %.2f ms (median)%n", c);
             System.out.printf("reference: read_file call shown -> parent's next model request: %.2f ms (median)%n", p);
             System.out.printf("ratio %.2f; the subagent's own cost beyond a plain tool call: %.2f ms%n", c / p, c - p);
@@ -95,19 +93,5 @@ public final class SubagentBenchmark {
         Long at = arrived.get(kind);
         if (at == null || shown[0] == 0) throw new IllegalStateException("the " + kind + " request did not come");
         return at - shown[0];
-    }
-
-    private static String load() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).strip();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    private static double median(long[] ns) {
-        long[] c = ns.clone();
-        Arrays.sort(c);
-        return c[c.length / 2] / 1e6;
     }
 }

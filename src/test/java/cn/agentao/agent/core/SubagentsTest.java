@@ -179,13 +179,7 @@ class SubagentsTest {
         FakeHost host = new FakeHost();
         Session s = open(host);
 
-        CompletableFuture<TurnResult> turn = CompletableFuture.supplyAsync(() -> {
-            try {
-                return s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
-            } catch (CoreException.Busy e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<TurnResult> turn = promptInBackground(s);
         RecordedRequest childRequest = awaitRequest(child("general-purpose"));
         assertTrue(s.cancel());
 
@@ -206,13 +200,7 @@ class SubagentsTest {
         FakeHost host = new FakeHost();
         Session s = open(host);
 
-        CompletableFuture<TurnResult> turn = CompletableFuture.supplyAsync(() -> {
-            try {
-                return s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
-            } catch (CoreException.Busy e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<TurnResult> turn = promptInBackground(s);
         RecordedRequest first = awaitRequest(child("general-purpose"));
         RecordedRequest second = awaitRequest(child("codebase-investigator"));
         assertTrue(s.cancel());
@@ -289,6 +277,16 @@ class SubagentsTest {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    private static CompletableFuture<TurnResult> promptInBackground(Session s) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+            } catch (CoreException.Busy e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     private RecordedRequest awaitRequest(Predicate<RecordedRequest> which) throws InterruptedException {
