@@ -102,6 +102,7 @@ final class ChildSessions implements Subagents {
         parent.toolSources().forEach(child::addToolSource);
         child.claimSessionStart(); // the session's SessionStart hooks ran for the parent
         child.markReady();
+        if (shown != null) shown.emit(new AgentEvent.UserMessage(ContentBlock.text(prompt))); // its session opens with its task
         StopReason reason = StopReason.CANCELLED;
         try {
             reason = turns.run(child, List.of(ContentBlock.text(prompt)), cancel);

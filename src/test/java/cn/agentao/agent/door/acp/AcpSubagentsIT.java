@@ -160,6 +160,8 @@ class AcpSubagentsIT {
             }
             assertTrue(announcedAt >= 0 && announcedAt < firstChildUpdate, "the child is announced before any of its own traffic");
             List<JsonNode> own = updates(agent, child);
+            assertEquals("user_message_chunk", own.getFirst().path("sessionUpdate").asText(), "the child's session opens with its task");
+            assertEquals("Create made.txt", own.getFirst().path("content").path("text").asText());
             assertTrue(own.stream().anyMatch(u -> "tool_call".equals(u.path("sessionUpdate").asText()) && "c1".equals(u.path("toolCallId").asText())),
                     "the child's tool call is in its own session: " + own);
             assertTrue(own.stream().anyMatch(u -> "agent_message_chunk".equals(u.path("sessionUpdate").asText())
@@ -182,6 +184,7 @@ class AcpSubagentsIT {
             assertEquals(child, announced.getFirst().path("sessionId").asText());
             assertEquals("idle", announced.getFirst().path("state").path("state").asText());
             List<JsonNode> own = updates(again, child);
+            assertEquals("Create made.txt", own.getFirst().path("content").path("text").asText(), "its task comes first again");
             assertTrue(own.stream().anyMatch(u -> "c1".equals(u.path("toolCallId").asText()) && "completed".equals(u.path("status").asText())),
                     "the child's call is replayed in its session: " + own);
             assertTrue(own.stream().anyMatch(u -> u.path("content").path("text").asText().contains("Made made.txt.")), own.toString());
