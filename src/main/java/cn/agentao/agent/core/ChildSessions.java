@@ -28,11 +28,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The subagents of one session: each run is a child {@link Session} (unsaved, never registered, never opened by the
- * connectors) that shares the parent's workspace, tool sources (narrowed by its brief, never {@value Subagents#TOOL}),
- * model, permission memory and child environment, runs the parent's mode or a read-only one, and runs one turn of
- * the same {@link TurnRunner} under the parent's cancellation. Its events become the {@code task} call's progress;
- * its questions go to the parent's user with its name.
+ * The subagents of one session: each run is a child {@link Session} (never registered, never opened by the
+ * connectors; its records kept in the parent's session, marked with its id) that shares the parent's workspace, tool
+ * sources (narrowed by its brief, never a {@link Subagents.Starter}), model, permission memory and child environment,
+ * runs the parent's mode or a read-only one, and runs one turn of the same {@link TurnRunner} under the parent's
+ * cancellation. Its events become the {@code task} call's progress, or, where the door shows it as a session of its
+ * own ({@link Host#childSession}), go there; its questions go to the parent's user with its name, one child at a time.
  */
 final class ChildSessions implements Subagents {
     private static final AtomicLong SEQ = new AtomicLong();
@@ -43,19 +44,21 @@ final class ChildSessions implements Subagents {
     record Role(String name, String instructions, Set<String> tools, int maxTurns, Session parent) {
         boolean offers(String tool) { return !TOOL.equals(tool) && (tools.isEmpty() || tools.contains(tool)); }
 
-        /** The sources the child sees: the parent's, narrowed to its tools. */
+        /** The sources the child sees: the parent's, narrowed to its tools, without any that starts a subagent. */
         List<ToolSource> narrow(List<ToolSource> all) {
             return List.of(new ToolSource() {
                 @Override public String name() { return "subagent:" + Role.this.name; }
 
                 @Override
                 public List<ToolSpecification> specifications() {
-                    return cn.agentao.agent.core.tool.ToolSources.specifications(all).stream().filter(s -> offers(s.name())).toList();
+                    return cn.agentao.agent.core.tool.ToolSources.specifications(all).stream()
+                            .filter(s -> offers(s.name()) && tool(s.name()).isPresent()).toList();
                 }
 
                 @Override
                 public Optional<Tool> tool(String name) {
-                    return offers(name) ? cn.agentao.agent.core.tool.ToolSources.find(all, name) : Optional.empty();
+                    return offers(name) ? cn.agentao.agent.core.tool.ToolSources.find(all, name).filter(t -> !(t instanceof Subagents.Starter))
+                            : Optional.empty();
                 }
             });
         }
