@@ -92,6 +92,7 @@ final class ChildSessions implements Subagents {
         Host shown = parent.host().childSession(id); // its own session at the door, or the task call's progress
         Transcript transcript = new Transcript(shown == null ? progress : ToolProgress.NONE);
         String title = "Agent " + brief.name();
+        if (description != null && description.isBlank()) description = null; // none given: the door shows its title
         announce(new EngineRecord.Subagent(id, title, description, "running", null));
         Session child = new Session(id, new SessionService.Spec(parent.cwd(), parent.additionalDirectories(), List.of()),
                 new ChildHost(parent, shown, brief.name(), id, transcript, asking), engine, new ChildJournal(parent.journal(), id));
