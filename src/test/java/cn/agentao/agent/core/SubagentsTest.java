@@ -213,6 +213,9 @@ class SubagentsTest {
                     .reduce((a, b) -> b).orElseThrow();
             assertEquals(ToolCallStatus.FAILED, last.status(), id);
         }
+        List<AgentEvent.SubagentChanged> stopped = host.of(AgentEvent.SubagentChanged.class).stream().filter(c -> c.state().equals("idle")).toList();
+        assertEquals(2, stopped.size(), "both children stopped: " + stopped);
+        assertTrue(stopped.stream().allMatch(c -> c.stopReason() == StopReason.CANCELLED), stopped.toString());
     }
 
     @Test
