@@ -83,7 +83,7 @@ public final class CheckpointBenchmark {
         }
     }
 
-    private static String load() {
+    static String load() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).strip();
         } catch (IOException e) {
@@ -91,7 +91,7 @@ public final class CheckpointBenchmark {
         }
     }
 
-    private static double median(long[] ns) {
+    static double median(long[] ns) {
         long[] c = ns.clone();
         Arrays.sort(c);
         return c[c.length / 2] / 1e6;

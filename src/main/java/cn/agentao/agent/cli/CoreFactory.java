@@ -50,6 +50,6 @@ public final class CoreFactory {
         sessions.addConnector(s -> { if (s.host().keepsMemory()) s.addToolSource(remember); });
         sessions.addConnector(new McpStartup(env, TrustedProjects.in(config.configDir()))); // each session's MCP servers
         sessions.addConnector(new cn.agentao.agent.tools.skills.SkillTools()); // activate_skill and /skill-name
-        sessions.addConnector(new cn.agentao.agent.tools.subagents.TaskTool(config.configDir())); // task: subagents
+        sessions.addConnector(cn.agentao.agent.tools.subagents.TaskTool.of(config)); // task (or agent_NAME): subagents
     }
 }

@@ -8,6 +8,7 @@ import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.host.ApprovalAnswer;
 import cn.agentao.agent.core.host.ApprovalRequest;
 import cn.agentao.agent.core.host.Host;
+import cn.agentao.agent.core.record.EngineRecord;
 import cn.agentao.agent.core.host.HostEnvironment;
 import cn.agentao.agent.core.host.Question;
 import cn.agentao.agent.core.tool.Subagents;
@@ -24,13 +25,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The subagents of one session: each run is a child {@link Session} (unsaved, never registered, never opened by the
- * connectors) that shares the parent's workspace, tool sources (narrowed by its brief, never {@value Subagents#TOOL}),
- * model, permission memory and child environment, runs the parent's mode or a read-only one, and runs one turn of
- * the same {@link TurnRunner} under the parent's cancellation. Its events become the {@code task} call's progress;
- * its questions go to the parent's user with its name.
+ * The subagents of one session: each run is a child {@link Session} (never registered, never opened by the
+ * connectors; its records kept in the parent's session, marked with its id) that shares the parent's workspace, tool
+ * sources (narrowed by its brief, never a {@link Subagents.Starter}), model, permission memory and child environment,
+ * runs the parent's mode or a read-only one, and runs one turn of the same {@link TurnRunner} under the parent's
+ * cancellation. Its events become the {@code task} call's progress, or, where the door shows it as a session of its
+ * own ({@link Host#childSession}), go there; its questions go to the parent's user with its name, one child at a time.
  */
 final class ChildSessions implements Subagents {
     private static final AtomicLong SEQ = new AtomicLong();
@@ -41,19 +44,21 @@ final class ChildSessions implements Subagents {
     record Role(String name, String instructions, Set<String> tools, int maxTurns, Session parent) {
         boolean offers(String tool) { return !TOOL.equals(tool) && (tools.isEmpty() || tools.contains(tool)); }
 
-        /** The sources the child sees: the parent's, narrowed to its tools. */
+        /** The sources the child sees: the parent's, narrowed to its tools, without any that starts a subagent. */
         List<ToolSource> narrow(List<ToolSource> all) {
             return List.of(new ToolSource() {
                 @Override public String name() { return "subagent:" + Role.this.name; }
 
                 @Override
                 public List<ToolSpecification> specifications() {
-                    return cn.agentao.agent.core.tool.ToolSources.specifications(all).stream().filter(s -> offers(s.name())).toList();
+                    return cn.agentao.agent.core.tool.ToolSources.specifications(all).stream()
+                            .filter(s -> offers(s.name()) && tool(s.name()).isPresent()).toList();
                 }
 
                 @Override
                 public Optional<Tool> tool(String name) {
-                    return offers(name) ? cn.agentao.agent.core.tool.ToolSources.find(all, name) : Optional.empty();
+                    return offers(name) ? cn.agentao.agent.core.tool.ToolSources.find(all, name).filter(t -> !(t instanceof Subagents.Starter))
+                            : Optional.empty();
                 }
             });
         }
@@ -62,6 +67,8 @@ final class ChildSessions implements Subagents {
     private final Engine engine;
     private final TurnRunner turns;
     private final Session parent;
+    /** Children of one answer run at once; their questions reach the user one at a time. */
+    private final ReentrantLock asking = new ReentrantLock();
 
     ChildSessions(Engine engine, TurnRunner turns, Session parent) {
         this.engine = engine;
@@ -73,7 +80,7 @@ final class ChildSessions implements Subagents {
     public boolean available() { return parent.role() == null; }
 
     @Override
-    public Outcome run(Brief brief, String prompt, Cancellation cancel, ToolProgress progress) {
+    public Outcome run(Brief brief, String description, String prompt, Cancellation cancel, ToolProgress progress) {
         if (!available()) return new Outcome("", "a subagent cannot start another subagent", false);
         Mode mode = parent.permissionMode();
         String modeId = parent.modeId();
@@ -82,9 +89,13 @@ final class ChildSessions implements Subagents {
             modeId = mode.id();
         }
         String id = parent.id() + "/" + brief.name() + "-" + SEQ.incrementAndGet();
-        Transcript transcript = new Transcript(progress);
+        Host shown = parent.host().childSession(id); // its own session at the door, or the task call's progress
+        Transcript transcript = new Transcript(shown == null ? progress : ToolProgress.NONE);
+        String title = "Agent " + brief.name();
+        if (description != null && description.isBlank()) description = null; // none given: the door shows its title
+        announce(new EngineRecord.Subagent(id, title, description, "running", null));
         Session child = new Session(id, new SessionService.Spec(parent.cwd(), parent.additionalDirectories(), List.of()),
-                new ChildHost(parent, brief.name(), id, transcript), engine, SessionJournal.NONE);
+                new ChildHost(parent, shown, brief.name(), id, transcript, asking), engine, new ChildJournal(parent.journal(), id));
         child.role(new Role(brief.name(), brief.instructions(), Set.copyOf(brief.tools()), brief.maxTurns(), parent));
         child.modeId(modeId);
         child.permissionMode(mode);
@@ -95,11 +106,13 @@ final class ChildSessions implements Subagents {
         parent.toolSources().forEach(child::addToolSource);
         child.claimSessionStart(); // the session's SessionStart hooks ran for the parent
         child.markReady();
-        StopReason reason;
+        if (shown != null) shown.emit(new AgentEvent.UserMessage(ContentBlock.text(prompt))); // its session opens with its task
+        StopReason reason = StopReason.CANCELLED;
         try {
             reason = turns.run(child, List.of(ContentBlock.text(prompt)), cancel);
         } finally {
             child.close();
+            announce(new EngineRecord.Subagent(id, title, description, "idle", reason));
         }
         String answer = transcript.answer();
         return switch (reason) {
@@ -109,6 +122,20 @@ final class ChildSessions implements Subagents {
             case MAX_TOKENS -> new Outcome(answer, "its answer reached the model's output limit", false);
             case REFUSAL -> new Outcome(answer, "the model refused to answer", false);
         };
+    }
+
+    /** Records the child's start or stop in the parent's session and shows it at the parent's door. */
+    private void announce(EngineRecord.Subagent change) {
+        parent.journal().append(change);
+        parent.emit(new AgentEvent.SubagentChanged(change.sessionId(), change.title(), change.description(), change.state(),
+                change.stopReason()));
+    }
+
+    /** The child's records go to its parent's session, each marked with the child's id, so it reloads with it. */
+    private record ChildJournal(SessionJournal parent, String childId) implements SessionJournal {
+        @Override public void append(EngineRecord record) { parent.append(new EngineRecord.ChildRecord(childId, record)); }
+
+        @Override public void close() { }
     }
 
     /** The brief's model when it is configured here ({@code provider/model}, or a model of the parent's provider). */
@@ -158,13 +185,18 @@ final class ChildSessions implements Subagents {
      */
     private static final class ChildHost implements Host {
         private final Session parent;
+        /** The child's own session at the door, when the door shows it (then its events and questions go there). */
+        private final Host own;
         private final String name;
         private final String childId;
         private final Transcript transcript;
         private final Set<String> shown = ConcurrentHashMap.newKeySet();
+        private final ReentrantLock asking;
 
-        ChildHost(Session parent, String name, String childId, Transcript transcript) {
+        ChildHost(Session parent, Host own, String name, String childId, Transcript transcript, ReentrantLock asking) {
             this.parent = parent;
+            this.own = own;
+            this.asking = asking;
             this.name = name;
             this.childId = childId;
             this.transcript = transcript;
@@ -174,6 +206,15 @@ final class ChildSessions implements Subagents {
 
         @Override
         public void emit(AgentEvent event) {
+            if (own != null) { // its session shows everything; the transcript only keeps its answer
+                own.emit(event);
+                switch (event) {
+                    case AgentEvent.MessageChunk m when m.content() instanceof ContentBlock.Text t -> transcript.text(t.text());
+                    case AgentEvent.ToolCallStarted s -> transcript.line("→ " + s.title());
+                    default -> { }
+                }
+                return;
+            }
             switch (event) {
                 case AgentEvent.MessageChunk m when m.content() instanceof ContentBlock.Text t -> transcript.text(t.text());
                 case AgentEvent.ToolCallStarted s -> transcript.line("→ " + s.title());
@@ -192,15 +233,32 @@ final class ChildSessions implements Subagents {
         @Override
         public ApprovalAnswer askApproval(ApprovalRequest request, Cancellation cancel) throws CancelledException {
             AgentEvent.ToolCallStarted c = request.toolCall();
+            if (own != null) return oneAtATime(cancel, () -> own.askApproval(request, cancel)); // asked in its own session
             AgentEvent.ToolCallStarted labelled = new AgentEvent.ToolCallStarted(childId + "/" + c.toolCallId(), label(c.title()),
                     c.kind(), c.status(), c.content(), c.locations(), c.rawInput(), c.rawOutput());
             if (shown.add(c.toolCallId())) parent.emit(labelled);
-            return parent.host().askApproval(new ApprovalRequest(labelled, request.options()), cancel);
+            return oneAtATime(cancel, () -> parent.host().askApproval(new ApprovalRequest(labelled, request.options()), cancel));
         }
 
         @Override
         public Optional<String> askUser(Question question, Cancellation cancel) throws CancelledException {
-            return parent.host().askUser(new Question(label(question.text()), question.options()), cancel);
+            Host to = own != null ? own : parent.host();
+            return oneAtATime(cancel, () -> to.askUser(new Question(label(question.text()), question.options()), cancel));
+        }
+
+        private interface Asking<T> {
+            T ask() throws CancelledException;
+        }
+
+        /** Asks the parent's user once no other child of the session is asking; a cancelled child asks nothing. */
+        private <T> T oneAtATime(Cancellation cancel, Asking<T> question) throws CancelledException {
+            asking.lock();
+            try {
+                if (cancel.isCancelled()) throw new CancelledException();
+                return question.ask();
+            } finally {
+                asking.unlock();
+            }
         }
 
         @Override public boolean answersForUser() { return parent.host().answersForUser(); }

@@ -43,6 +43,11 @@ public final class SessionReplay implements Consumer<ObjectNode> {
     private final Map<String, ToolCallState> calls = new HashMap<>();
     /** Every tool call, also those whose id a later call reused (some OpenAI-compatible servers number calls per turn). */
     private final List<ToolCallState> allCalls = new ArrayList<>();
+    /** Each subagent's own session, replayed apart, and the last of its start and stop records. */
+    private final Map<String, SessionReplay> children = new HashMap<>();
+    private final Map<String, EngineRecord.Subagent> subagents = new HashMap<>();
+    /** The places in {@link #updates} (null there) where a subagent's session is shown: after the call that started it. */
+    private final Map<Integer, String> subagentPlaces = new HashMap<>();
     private EngineRecord.State state;
     private String title;
     private EngineRecord.Plan plan;
@@ -126,6 +131,13 @@ public final class SessionReplay implements Consumer<ObjectNode> {
             case EngineRecord.Title t -> title = t.text();
             case EngineRecord.TurnEnd e -> { /* shows nothing */ }
             case EngineRecord.Usage u -> usage = usage.plus(u);
+            case EngineRecord.Subagent a -> {
+                if (subagents.put(a.sessionId(), a) == null) {
+                    subagentPlaces.put(updates.size(), a.sessionId());
+                    updates.add(null);
+                }
+            }
+            case EngineRecord.ChildRecord c -> children.computeIfAbsent(c.sessionId(), SessionReplay::new).add(c.record());
             case EngineRecord.Unknown u -> { /* a newer engine's record: kept in the log, shows nothing */ }
         }
     }
@@ -135,8 +147,28 @@ public final class SessionReplay implements Consumer<ObjectNode> {
             AgentEvent.ToolCallStarted last = finalState(call.call);
             call.places.forEach(i -> updates.set(i, last));
         }
-        if (plan != null) updates.add(new AgentEvent.PlanChanged(plan.entries()));
-        return new Restored(repair(history), state, title, updates, usage, lastSeq, prompts);
+        List<AgentEvent> events = subagentPlaces.isEmpty() ? updates : withSubagents();
+        if (plan != null) events.add(new AgentEvent.PlanChanged(plan.entries()));
+        return new Restored(repair(history), state, title, events, usage, lastSeq, prompts);
+    }
+
+    /** The updates with each subagent shown where it started: its announcement, then its own session's updates. */
+    private List<AgentEvent> withSubagents() {
+        List<AgentEvent> out = new ArrayList<>();
+        for (int i = 0; i < updates.size(); i++) {
+            String child = subagentPlaces.get(i);
+            if (child == null) {
+                out.add(updates.get(i));
+                continue;
+            }
+            EngineRecord.Subagent last = subagents.get(child);
+            // one that never recorded its stop (the process died) shows as stopped, like a call left running
+            out.add(new AgentEvent.SubagentChanged(child, last.title(), last.description(), "idle",
+                    "running".equals(last.state()) ? cn.agentao.agent.core.content.StopReason.CANCELLED : last.stopReason()));
+            SessionReplay own = children.get(child);
+            if (own != null) own.result().events().forEach(e -> out.add(new AgentEvent.ChildEvent(child, e)));
+        }
+        return out;
     }
 
     private static AgentEvent.ToolCallStarted merge(AgentEvent.ToolCallStarted c, EngineRecord.ToolCallUpdated u) {

@@ -11,6 +11,7 @@ import cn.agentao.agent.core.content.StopReason;
 import cn.agentao.agent.core.event.AgentEvent;
 import cn.agentao.agent.core.hook.HookOutcome;
 import cn.agentao.agent.core.record.EngineRecord;
+import cn.agentao.agent.core.tool.Subagents;
 import cn.agentao.agent.core.tool.ToolSource;
 import cn.agentao.agent.core.tool.ToolSources;
 import cn.agentao.agent.util.Cancellation;
@@ -141,14 +142,19 @@ final class TurnRunner {
             }
             List<ToolExecutionRequest> calls = ai.toolExecutionRequests();
             List<Content> images = new ArrayList<>();
-            for (int i = 0; i < calls.size(); i++) {
+            for (int i = 0; i < calls.size(); ) {
                 if (cancel.isCancelled()) {
                     closeToolCalls(rt, calls.subList(i, calls.size()), "cancelled by the user");
                     return StopReason.CANCELLED;
                 }
-                ToolExecutionResultMessage result = withoutImages(tools.run(rt, available, calls.get(i), cancel), images);
-                rt.conversation().add(result);
-                SessionRecords.modelMessage(rt, result);
+                int end = i + 1; // consecutive subagent calls run at once; any other call runs alone, in its order
+                while (startsChild(available, calls.get(i)) && end < calls.size() && startsChild(available, calls.get(end))) end++;
+                for (ToolExecutionResultMessage r : runAll(rt, available, calls.subList(i, end), cancel)) {
+                    ToolExecutionResultMessage result = withoutImages(r, images);
+                    rt.conversation().add(result);
+                    SessionRecords.modelMessage(rt, result);
+                }
+                i = end;
             }
             if (!images.isEmpty()) { // after every result: a provider wants them right after the model's calls
                 UserMessage seen = UserMessage.from(images);
@@ -159,6 +165,35 @@ final class TurnRunner {
             if (response.finish() == FinishKind.LENGTH && calls.isEmpty()) return StopReason.MAX_TOKENS;
         }
         return StopReason.MAX_TURN_REQUESTS;
+    }
+
+    private static boolean startsChild(List<ToolSource> available, ToolExecutionRequest call) {
+        return call.name() != null && ToolSources.find(available, call.name()).orElse(null) instanceof Subagents.Starter;
+    }
+
+    /**
+     * Runs {@code calls}: one on this thread; several (subagents of one answer) each on a virtual thread of its own, at
+     * once, under the same cancellation. The results come in the calls' order.
+     */
+    private List<ToolExecutionResultMessage> runAll(Session rt, List<ToolSource> available, List<ToolExecutionRequest> calls,
+                                                    Cancellation cancel) {
+        if (calls.size() == 1) return List.of(tools.run(rt, available, calls.getFirst(), cancel));
+        List<java.util.concurrent.Future<ToolExecutionResultMessage>> running = new ArrayList<>();
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (ToolExecutionRequest call : calls) running.add(threads.submit(() -> tools.run(rt, available, call, cancel)));
+        } // waits for every call: each ends (a cancelled one too) with its result
+        List<ToolExecutionResultMessage> results = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            ToolExecutionResultMessage r;
+            try {
+                r = running.get(i).resultNow();
+            } catch (IllegalStateException e) { // the runner never throws; should it, the model still gets a result
+                log.warn("session {}: tool call {} failed", rt.id(), calls.get(i).id(), e);
+                r = ToolExecutionResultMessage.from(calls.get(i), "Not run: it failed unexpectedly.");
+            }
+            results.add(r);
+        }
+        return results;
     }
 
     private void reportUsage(Session rt, TurnModel turn, TokenCount usage) {

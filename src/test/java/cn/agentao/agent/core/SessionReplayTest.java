@@ -50,6 +50,43 @@ class SessionReplayTest {
                 agentText);
     }
 
+    /** A stored record: the type and payload the journal writes. */
+    private static ObjectNode line(cn.agentao.agent.core.record.EngineRecord r) {
+        ObjectNode l = Json.object().put("type", r.type());
+        l.setAll(cn.agentao.agent.core.record.EngineRecords.payload(r));
+        return l;
+    }
+
+    /**
+     * A subagent's records replay as its own session where it started, after the call that started it, and stay out
+     * of the parent's model history; one whose stop was never recorded shows as cancelled.
+     */
+    @Test
+    void aSubagentReplaysAsItsOwnSessionOutOfTheParentsHistory() {
+        List<cn.agentao.agent.core.content.ContentBlock> prompt = List.of(cn.agentao.agent.core.content.ContentBlock.text("go"));
+        List<ObjectNode> lines = List.of(
+                line(new cn.agentao.agent.core.record.EngineRecord.UserMessage(prompt, false)),
+                line(new cn.agentao.agent.core.record.EngineRecord.Subagent("p/general-purpose-1", "Agent general-purpose", "look", "running", null)),
+                line(new cn.agentao.agent.core.record.EngineRecord.ChildRecord("p/general-purpose-1",
+                        new cn.agentao.agent.core.record.EngineRecord.UserMessage(List.of(cn.agentao.agent.core.content.ContentBlock.text("Look it up")), false))),
+                line(new cn.agentao.agent.core.record.EngineRecord.ChildRecord("p/general-purpose-1",
+                        new cn.agentao.agent.core.record.EngineRecord.ModelMessage(AiMessage.from("Found it.")))),
+                line(new cn.agentao.agent.core.record.EngineRecord.ModelMessage(AiMessage.from("Done."))));
+
+        SessionReplay.Restored r = SessionReplay.restore("p", lines);
+
+        assertEquals(List.of("go", "Done."), r.history().stream().map(m -> m instanceof UserMessage u ? u.singleText() : ((AiMessage) m).text()).toList(),
+                "the child's messages are not the parent's");
+        assertEquals(List.of("UserMessage", "SubagentChanged", "ChildEvent", "ChildEvent", "MessageChunk"),
+                r.events().stream().map(e -> e.getClass().getSimpleName()).toList());
+        AgentEvent.SubagentChanged child = (AgentEvent.SubagentChanged) r.events().get(1);
+        assertEquals("idle", child.state());
+        assertEquals(cn.agentao.agent.core.content.StopReason.CANCELLED, child.stopReason(), "its stop was never recorded");
+        AgentEvent.ChildEvent said = (AgentEvent.ChildEvent) r.events().get(3);
+        assertEquals("p/general-purpose-1", said.sessionId());
+        assertEquals(AgentEvent.MessageChunk.text("Found it."), said.event());
+    }
+
     /** The replay of the fixture, update by update: what a client is shown on session/load. */
     @Test
     void theGoodFixtureReplaysUpdateByUpdate() throws Exception {

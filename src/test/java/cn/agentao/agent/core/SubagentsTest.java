@@ -179,13 +179,7 @@ class SubagentsTest {
         FakeHost host = new FakeHost();
         Session s = open(host);
 
-        CompletableFuture<TurnResult> turn = CompletableFuture.supplyAsync(() -> {
-            try {
-                return s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
-            } catch (CoreException.Busy e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<TurnResult> turn = promptInBackground(s);
         RecordedRequest childRequest = awaitRequest(child("general-purpose"));
         assertTrue(s.cancel());
 
@@ -196,12 +190,160 @@ class SubagentsTest {
         assertEquals(ToolCallStatus.FAILED, last.status());
     }
 
+    @Test
+    void twoChildrenOfOneAnswerRunAtOnceAndOneCancelEndsBoth() throws Exception {
+        // each child's model call hangs: the second child's request can only arrive while the first's is still open
+        model.when(child("general-purpose")).reply(Script.reply().hang());
+        model.when(child("codebase-investigator")).reply(Script.reply().hang());
+        model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "First job"))
+                .toolCall("t2", "task", task("codebase-investigator", "Second job")));
+        FakeHost host = new FakeHost();
+        Session s = open(host);
+
+        CompletableFuture<TurnResult> turn = promptInBackground(s);
+        RecordedRequest first = awaitRequest(child("general-purpose"));
+        RecordedRequest second = awaitRequest(child("codebase-investigator"));
+        assertTrue(s.cancel());
+
+        assertEquals(StopReason.CANCELLED, turn.get().stopReason());
+        assertTrue(first.awaitClientDisconnect(Duration.ofSeconds(20)), "the first child's model request was abandoned");
+        assertTrue(second.awaitClientDisconnect(Duration.ofSeconds(20)), "the second child's model request was abandoned");
+        for (String id : List.of("t1", "t2")) {
+            AgentEvent.ToolCallUpdated last = host.of(AgentEvent.ToolCallUpdated.class).stream().filter(u -> u.toolCallId().equals(id))
+                    .reduce((a, b) -> b).orElseThrow();
+            assertEquals(ToolCallStatus.FAILED, last.status(), id);
+        }
+        List<AgentEvent.SubagentChanged> stopped = host.of(AgentEvent.SubagentChanged.class).stream().filter(c -> c.state().equals("idle")).toList();
+        assertEquals(2, stopped.size(), "both children stopped: " + stopped);
+        assertTrue(stopped.stream().allMatch(c -> c.stopReason() == StopReason.CANCELLED), stopped.toString());
+    }
+
+    @Test
+    void childrenOfOneAnswerReportInTheAnswersOrderAndAskOneAtATime() throws Exception {
+        model.when(child("general-purpose")).reply(
+                Script.reply().toolCall("c1", "run_shell_command", "{\"command\":\"touch one.txt\",\"description\":\"one\"}"),
+                Script.textReply("Made one."));
+        model.when(child("doc-writer")).reply(
+                Script.reply().toolCall("c2", "run_shell_command", "{\"command\":\"touch two.txt\",\"description\":\"two\"}"),
+                Script.textReply("Made two."));
+        Files.createDirectories(configDir.resolve("agents"));
+        Files.writeString(configDir.resolve("agents/doc-writer.md"), "---\nname: doc-writer\ndescription: Writes\ntools: Bash\n---\n");
+        model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Make one"))
+                .toolCall("t2", "task", task("doc-writer", "Make two")), Script.textReply("ok"));
+        FakeHost host = new FakeHost().answer("allow_once").answer("allow_once");
+        java.util.concurrent.atomic.AtomicInteger asking = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean overlapped = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean bothStarted = new java.util.concurrent.atomic.AtomicBoolean();
+        cn.agentao.agent.core.host.Host door = new cn.agentao.agent.core.host.Host() {
+            @Override public void emit(AgentEvent event) { host.emit(event); }
+
+            @Override
+            public cn.agentao.agent.core.host.ApprovalAnswer askApproval(cn.agentao.agent.core.host.ApprovalRequest r, Cancellation c)
+                    throws cn.agentao.agent.util.CancelledException {
+                if (asking.incrementAndGet() > 1) overlapped.set(true);
+                try {
+                    // the first question stays open until the other child's model request has arrived: only a child
+                    // running beside the one asking can make it
+                    if (host.approvals.isEmpty()) bothStarted.set(awaitBoth("general-purpose", "doc-writer"));
+                    return host.askApproval(r, c);
+                } finally {
+                    asking.decrementAndGet();
+                }
+            }
+
+            @Override
+            public java.util.Optional<String> askUser(cn.agentao.agent.core.host.Question q, Cancellation c) { return host.askUser(q, c); }
+        };
+        Session s = sessions.create(SessionService.Spec.of(ws), id -> door);
+        s.ready();
+
+        s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+
+        assertTrue(bothStarted.get(), "the second child started while the first one's question was open");
+        assertEquals(2, host.approvals.size());
+        assertFalse(overlapped.get(), "the user is asked one question at a time");
+        assertTrue(Files.exists(ws.resolve("one.txt")) && Files.exists(ws.resolve("two.txt")));
+        String body = model.requests().getLast().rawBody();
+        assertTrue(body.indexOf("Made one.") >= 0 && body.indexOf("Made one.") < body.indexOf("Made two."),
+                "the results come back in the order of the calls: " + body);
+    }
+
+    /** Waits until both agents' children have sent a model request; false when the requests stop coming first. */
+    private boolean awaitBoth(String a, String b) {
+        try {
+            for (int n = 1; ; n++) {
+                model.awaitRequests(n, Duration.ofSeconds(30));
+                if (!requests(child(a)).isEmpty() && !requests(child(b)).isEmpty()) return true;
+                if (model.requests().size() < n) return false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static CompletableFuture<TurnResult> promptInBackground(Session s) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+            } catch (CoreException.Busy e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     private RecordedRequest awaitRequest(Predicate<RecordedRequest> which) throws InterruptedException {
         for (int n = 1; ; n++) {
             model.awaitRequests(n, Duration.ofSeconds(30));
             List<RecordedRequest> found = requests(which);
             if (!found.isEmpty()) return found.getFirst();
             if (model.requests().size() < n) fail("no request came");
+        }
+    }
+
+    /** A core of its own whose config.json holds {@code configJson}, with the subagents that config chooses. */
+    private CoreFixture coreWithConfig(String name, String configJson) throws Exception {
+        CoreFixture other = CoreFixture.start(dir.resolve(name));
+        Files.createDirectories(other.configDir);
+        Files.writeString(other.configDir.resolve("config.json"), configJson);
+        other.sessions.addConnector(TaskTool.of(cn.agentao.agent.config.AgentConfig.load(CoreFixture.environment(dir.resolve(name), other.model))));
+        return other;
+    }
+
+    @Test
+    void agentaosFormOffersEachAgentAsAToolOfItsOwnBesideTaskWhenConfigured() throws Exception {
+        try (CoreFixture both = coreWithConfig("both", "{\"subagents\":{\"tools\":\"both\"}}")) {
+            both.model.when(r -> system(r).contains("# Subagent: general-purpose")).reply(Script.textReply("The code is alpha-beta-gamma-42."));
+            both.model.enqueue(Script.reply().toolCall("a1", "agent_general_purpose", "{\"task\":\"What is the launch code?\"}"),
+                    Script.textReply("ok"));
+            FakeHost host = new FakeHost();
+            Session s = both.open(host);
+
+            s.prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+
+            List<String> tools = toolNames(both.model.requests().getFirst());
+            assertTrue(tools.containsAll(List.of("task", "agent_general_purpose", "agent_codebase_investigator")), tools.toString());
+            RecordedRequest childRequest = both.model.requests().stream().filter(child("general-purpose")).findFirst().orElseThrow();
+            assertTrue(childRequest.lastUserMessage().contains("What is the launch code?"));
+            List<String> childTools = toolNames(childRequest);
+            assertTrue(childTools.contains("read_file") && childTools.stream().noneMatch(t -> t.equals("task") || t.startsWith("agent_")),
+                    "the general agent has every tool but those that start a child: " + childTools);
+            assertTrue(both.model.requests().getLast().rawBody().contains("The code is alpha-beta-gamma-42."), "the agent's answer is the result");
+            assertEquals("Agent general-purpose", host.of(AgentEvent.ToolCallStarted.class).stream()
+                    .filter(t -> t.toolCallId().equals("a1")).findFirst().orElseThrow().title());
+        }
+        // the default offers task alone; a bad value says so and keeps the default
+        model.enqueue(Script.textReply("ok"));
+        open(new FakeHost()).prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+        assertFalse(toolNames(model.requests().getLast()).stream().anyMatch(t -> t.startsWith("agent_")), "task is the default form");
+        try (CoreFixture bad = coreWithConfig("bad", "{\"subagents\":{\"tools\":\"each\"}}")) {
+            bad.model.enqueue(Script.textReply("ok"));
+            FakeHost host = new FakeHost();
+            bad.open(host).prompt(List.of(ContentBlock.text("go")), Cancellation.NONE);
+            List<String> tools = toolNames(bad.model.requests().getLast());
+            assertTrue(tools.contains("task") && tools.stream().noneMatch(t -> t.startsWith("agent_")), tools.toString());
+            assertTrue(host.of(AgentEvent.Notice.class).stream().anyMatch(n -> n.text().contains("subagents.tools")
+                    && n.text().contains("\"per-agent\"")), "the user is told what is wrong");
         }
     }
 

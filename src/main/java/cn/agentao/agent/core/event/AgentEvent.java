@@ -78,4 +78,15 @@ public sealed interface AgentEvent {
 
     /** A piece of the summary a compaction is writing, as it streams. */
     record CompactionChunk(String compactionId, String text) implements AgentEvent {}
+
+    /**
+     * A subagent of this session, a child session of its own: announced when it starts ({@code state} "running"),
+     * then "idle" with why it stopped ({@code stopReason}, null while running). The door shows it when it shows
+     * children as sessions ({@link cn.agentao.agent.core.host.Host#childSession}); others see the task call only.
+     */
+    record SubagentChanged(String sessionId, String title, String description, String state,
+                           cn.agentao.agent.core.content.StopReason stopReason) implements AgentEvent {}
+
+    /** An event of the subagent {@code sessionId}'s own session, as a saved session is replayed to its parent's door. */
+    record ChildEvent(String sessionId, AgentEvent event) implements AgentEvent {}
 }

@@ -52,4 +52,12 @@ public interface Host {
 
     /** Where the session's tools read and write files and run commands; this machine unless the door says otherwise. */
     default HostEnvironment environment() { return HostEnvironment.LOCAL; }
+
+    /**
+     * Where a subagent of this session is shown as a session of its own (ACP with {@code clientCapabilities.subagents}):
+     * the host for the child's session id, which takes its events and questions; null (the default) where children
+     * are shown as their task call's progress. A returned host's environment is not used: the child works where its
+     * parent does.
+     */
+    default Host childSession(String sessionId) { return null; }
 }

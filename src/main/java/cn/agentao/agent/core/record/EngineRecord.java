@@ -94,6 +94,16 @@ public sealed interface EngineRecord {
         public String type() { return RecordTypes.USAGE; }
     }
 
+    /** A subagent of the session started ({@code state} "running") or stopped ("idle", with its stop reason). */
+    record Subagent(String sessionId, String title, String description, String state, StopReason stopReason) implements EngineRecord {
+        public String type() { return RecordTypes.SUBAGENT; }
+    }
+
+    /** A record of the subagent {@code sessionId}'s own session, kept in its parent's. */
+    record ChildRecord(String sessionId, EngineRecord record) implements EngineRecord {
+        public String type() { return RecordTypes.CHILD_RECORD; }
+    }
+
     /** A record type this engine does not know (written by a newer one): kept in the log, ignored on replay. */
     record Unknown(String type, ObjectNode payload) implements EngineRecord {}
 }

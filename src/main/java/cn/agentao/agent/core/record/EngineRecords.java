@@ -49,6 +49,14 @@ public final class EngineRecords {
                 p.put("model", u.model()).put("input", u.input()).put("output", u.output()).put("cachedInput", u.cachedInput());
                 if (u.cost() != null && u.currency() != null) p.put("cost", u.cost()).put("currency", u.currency());
             }
+            case EngineRecord.Subagent a -> {
+                p.put("sessionId", a.sessionId()).put("title", a.title()).put("description", a.description()).put("state", a.state());
+                if (a.stopReason() != null) p.put("stopReason", a.stopReason().wire());
+            }
+            case EngineRecord.ChildRecord c -> {
+                p.put("sessionId", c.sessionId());
+                p.putObject("record").put("type", c.record().type()).setAll(payload(c.record()));
+            }
             case EngineRecord.Unknown u -> p.setAll(u.payload());
         }
         return p;
@@ -82,6 +90,14 @@ public final class EngineRecords {
             case RecordTypes.USAGE -> new EngineRecord.Usage(text(line, "model"), line.path("input").asLong(),
                     line.path("output").asLong(), line.path("cachedInput").asLong(),
                     line.path("cost").isNumber() ? line.path("cost").asDouble() : null, text(line, "currency"));
+            case RecordTypes.SUBAGENT -> new EngineRecord.Subagent(text(line, "sessionId"), text(line, "title"), text(line, "description"),
+                    text(line, "state"), line.hasNonNull("stopReason") ? stopReason(line.path("stopReason").asText()) : null);
+            case RecordTypes.CHILD_RECORD -> {
+                if (!(line.get("record") instanceof ObjectNode inner) || text(line, "sessionId") == null) {
+                    throw new IllegalArgumentException("a child_record needs a sessionId and a record");
+                }
+                yield new EngineRecord.ChildRecord(text(line, "sessionId"), read(inner));
+            }
             default -> new EngineRecord.Unknown(type, payloadOf(line));
         };
     }

@@ -32,6 +32,10 @@ public final class RecordTypes {
     public static final String USAGE = "usage";
     /** A prompt turn finished: {@code {"stopReason":"end_turn"|"cancelled"|...}}. */
     public static final String TURN_END = "turn_end";
+    /** A subagent started or stopped: {@code {"sessionId","title","description","state":"running"|"idle","stopReason"?}}. */
+    public static final String SUBAGENT = "subagent";
+    /** A record of the subagent {@code sessionId}'s own session: {@code {"sessionId","record":{"type":...,...}}}. */
+    public static final String CHILD_RECORD = "child_record";
 
     private RecordTypes() {}
 

@@ -32,9 +32,18 @@ public interface Subagents {
      */
     record Outcome(String answer, String stopped, boolean cancelled) {}
 
+    /**
+     * Marks a tool that starts a subagent: the turn runs consecutive calls of such tools in one model answer at once
+     * (each child has its own context; every other call runs alone, in its order).
+     */
+    interface Starter extends Tool {}
+
     /** Whether this session may start children (false in a child). */
     boolean available();
 
-    /** Runs a child with {@code prompt} as its task; returns when it ends. */
-    Outcome run(Brief brief, String prompt, Cancellation cancel, ToolProgress progress);
+    /**
+     * Runs a child with {@code prompt} as its task; returns when it ends. {@code description} (a few words, may be
+     * empty) is what the user sees of the task.
+     */
+    Outcome run(Brief brief, String description, String prompt, Cancellation cancel, ToolProgress progress);
 }

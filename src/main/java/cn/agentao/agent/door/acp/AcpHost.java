@@ -40,6 +40,11 @@ final class AcpHost implements Host {
 
     @Override
     public void emit(AgentEvent event) {
+        if (event instanceof AgentEvent.ChildEvent c) { // a replayed child's update, under its own session id
+            Host child = childSession(c.sessionId());
+            if (child != null) child.emit(c.event());
+            return;
+        }
         SessionUpdate update = SessionUpdates.of(event, client.capabilities());
         if (update != null) client.update(update);
     }
@@ -84,4 +89,10 @@ final class AcpHost implements Host {
 
     @Override
     public HostEnvironment environment() { return environment; }
+
+    /** With {@code clientCapabilities.subagents}, a subagent is a session of its own on this connection. */
+    @Override
+    public Host childSession(String sessionId) {
+        return client.capabilities().subagents() ? new AcpHost(client.forSession(sessionId), sessionId) : null;
+    }
 }

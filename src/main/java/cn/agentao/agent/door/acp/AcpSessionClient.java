@@ -92,6 +92,9 @@ final class AcpSessionClient {
 
     public ClientCapabilities capabilities() { return capabilities; }
 
+    /** The same connection seen from another session: a child session this one owns. */
+    AcpSessionClient forSession(String id) { return new AcpSessionClient(endpoint, id, capabilities); }
+
     /** Calls a client method for this session and waits for the answer; withdraws it when {@code cancel} fires. */
     public JsonNode call(String method, ObjectNode params, Cancellation cancel) throws Exception {
         if (!params.has("sessionId")) params.put("sessionId", sessionId);

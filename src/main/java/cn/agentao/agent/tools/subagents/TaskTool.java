@@ -35,10 +35,59 @@ import java.util.function.Supplier;
  */
 public final class TaskTool implements Connector {
     public static final String NAME = Subagents.TOOL;
+    /** The prefix of Agentao's form: {@code agent_NAME}, one tool per agent. */
+    public static final String PER_AGENT_PREFIX = "agent_";
+
+    /**
+     * How the model is offered the agents ({@code config.json} {@code "subagents": {"tools": ...}}): {@code task}
+     * (the default: one tool, the agent as an argument), {@code per-agent} (Agentao's: a tool {@code agent_NAME} per
+     * agent, taking {@code task}), or {@code both}.
+     */
+    public enum Form {
+        TASK("task"), PER_AGENT("per-agent"), BOTH("both");
+        private final String id;
+
+        Form(String id) { this.id = id; }
+
+        boolean task() { return this != PER_AGENT; }
+
+        boolean perAgent() { return this != TASK; }
+
+        /** The form {@code config.json} chooses; a value that is none of them gives an error naming the choices. */
+        public static Form from(cn.agentao.agent.config.ConfigJson config) {
+            JsonNode v = config.section("subagents").path("tools");
+            if (v.isMissingNode() || v.isNull()) return TASK;
+            for (Form f : values()) if (f.id.equals(v.asText())) return f;
+            throw new IllegalArgumentException(config.name() + ": subagents.tools is " + v + "; it must be \"task\", "
+                    + "\"per-agent\" or \"both\"");
+        }
+    }
+
     private final Path configDir;
+    private final Form form;
+    private final String problem;
 
     /** @param configDir the user's config directory, whose {@code agents/} holds the user's definitions (null: none) */
-    public TaskTool(Path configDir) { this.configDir = configDir; }
+    public TaskTool(Path configDir) { this(configDir, Form.TASK, null); }
+
+    /**
+     * @param form    how the agents are offered
+     * @param problem what was wrong with the configured form (told to each session once; {@code form} is then the default)
+     */
+    public TaskTool(Path configDir, Form form, String problem) {
+        this.configDir = configDir;
+        this.form = form;
+        this.problem = problem;
+    }
+
+    /** The subagents of {@code config}: its user's definitions, in the form its {@code config.json} chooses. */
+    public static TaskTool of(cn.agentao.agent.config.AgentConfig config) {
+        try {
+            return new TaskTool(config.configDir(), Form.from(config.userJson()), null);
+        } catch (IllegalArgumentException e) {
+            return new TaskTool(config.configDir(), Form.TASK, e.getMessage() + "; the task tool is offered");
+        }
+    }
 
     @Override
     public void open(ConnectorSession session) {
@@ -60,24 +109,67 @@ public final class TaskTool implements Connector {
                 }
             }
         };
-        session.addToolSource(new Source(new Task(agents, runner)));
+        if (problem != null) session.notice(problem);
+        session.addToolSource(new Source(new Task(agents, runner), agents, runner, form));
     }
 
-    private record Source(Task tool) implements ToolSource {
+    /** Agentao's name for an agent's own tool: {@code agent_} and its name, {@code -} and {@code .} as {@code _}. */
+    static String perAgentName(AgentDefinition agent) {
+        return PER_AGENT_PREFIX + agent.name().replace('-', '_').replace('.', '_');
+    }
+
+    private record Source(Task task, Supplier<AgentCatalog> agents, Subagents runner, Form form) implements ToolSource {
         @Override public String name() { return "subagents"; }
 
         @Override
         public List<ToolSpecification> specifications() {
-            return List.of(ToolSpecification.builder().name(NAME).description(tool.description())
-                    .parameters(ToolSchemas.objectSchema(tool.inputSchema())).build());
+            List<Tool> tools = new java.util.ArrayList<>();
+            if (form.task()) tools.add(task);
+            if (form.perAgent()) agents.get().all().forEach(a -> tools.add(new PerAgent(a, runner)));
+            return tools.stream().map(t -> ToolSpecification.builder().name(t.name()).description(t.description())
+                    .parameters(ToolSchemas.objectSchema(t.inputSchema())).build()).toList();
         }
 
         @Override
-        public Optional<Tool> tool(String name) { return NAME.equals(name) ? Optional.of(tool) : Optional.empty(); }
+        public Optional<Tool> tool(String name) {
+            if (form.task() && NAME.equals(name)) return Optional.of(task);
+            if (!form.perAgent() || !name.startsWith(PER_AGENT_PREFIX)) return Optional.empty();
+            return agents.get().all().stream().filter(a -> perAgentName(a).equals(name)).findFirst()
+                    .map(a -> new PerAgent(a, runner));
+        }
+    }
+
+    /** Agentao's form: one agent as a tool of its own, its task the one argument. */
+    private record PerAgent(AgentDefinition agent, Subagents runner) implements Subagents.Starter {
+        private static final ObjectNode SCHEMA = ToolArgs.schema("""
+                {"type":"object","properties":{
+                  "task":{"type":"string","description":"The task to delegate to this agent, complete on its own: it sees nothing of this conversation but this text. Say what to find or do and what to report back."}
+                },"required":["task"],"additionalProperties":false}""");
+
+        @Override public String name() { return perAgentName(agent); }
+
+        @Override
+        public String description() {
+            return "Start the subagent " + agent.name() + ", which works alone with its own context and returns only its "
+                    + "final answer: " + agent.description()
+                    + (agent.tools().isEmpty() ? "" : " (tools: " + String.join(", ", agent.tools()) + ")");
+        }
+
+        @Override public ObjectNode inputSchema() { return SCHEMA.deepCopy(); }
+
+        @Override public ToolKind kind() { return ToolKind.THINK; }
+
+        @Override
+        public ToolInvocation prepare(JsonNode raw, ToolContext ctx) throws ToolException {
+            ObjectNode args = ToolArgs.check(name(), raw, SCHEMA);
+            String prompt = args.get("task").asText().strip();
+            if (prompt.isEmpty()) throw new ToolException(name() + ": task is empty; give the agent its task");
+            return new Run(runner, agent, "", prompt, ctx.cancellation());
+        }
     }
 
     /** {@code task}: one agent, one task, its final answer. */
-    static final class Task implements Tool {
+    static final class Task implements Subagents.Starter {
         private static final ObjectNode SCHEMA = ToolArgs.schema("""
                 {"type":"object","properties":{
                   "agent":{"type":"string","description":"The agent to run, by name (listed in this tool's description)."},
@@ -143,7 +235,7 @@ public final class TaskTool implements Connector {
         @Override
         public ToolResult run(ToolProgress progress) {
             Subagents.Outcome out = runner.run(new Subagents.Brief(agent.name(), agent.instructions(), agent.tools(), agent.model(),
-                    agent.maxTurns(), agent.readOnly()), prompt, cancel, progress);
+                    agent.maxTurns(), agent.readOnly()), description, prompt, cancel, progress);
             if (out.cancelled()) return ToolResult.error("The agent " + agent.name() + " was cancelled.");
             String answer = out.answer().isEmpty() ? "(The agent gave no answer.)" : out.answer();
             if (out.stopped() == null) {

@@ -27,6 +27,11 @@ public record ClientCapabilities(boolean readTextFile, boolean writeTextFile, bo
         return raw != null && raw.path("elicitation").path("form").isObject();
     }
 
+    /** {@code subagents}: a subagent is shown as a child session ({@code subagent_update}, its updates under its id). */
+    public boolean subagents() {
+        return raw != null && raw.path("subagents").isObject();
+    }
+
     public static ClientCapabilities from(JsonNode caps) {
         if (caps == null || !caps.isObject()) return NONE;
         JsonNode fs = caps.path("fs");

@@ -29,7 +29,8 @@ import java.util.List;
         @JsonSubTypes.Type(SessionUpdate.UsageUpdate.class),
         @JsonSubTypes.Type(SessionUpdate.Notice.class),
         @JsonSubTypes.Type(SessionUpdate.CompactionUpdate.class),
-        @JsonSubTypes.Type(SessionUpdate.CompactionSummaryChunk.class)
+        @JsonSubTypes.Type(SessionUpdate.CompactionSummaryChunk.class),
+        @JsonSubTypes.Type(SessionUpdate.SubagentUpdate.class)
 })
 public sealed interface SessionUpdate {
 
@@ -100,6 +101,17 @@ public sealed interface SessionUpdate {
     /** A piece of a compaction's summary as the model writes it. */
     @JsonTypeName("compaction_summary_chunk")
     record CompactionSummaryChunk(String compactionId, ContentBlock content) implements SessionUpdate {}
+
+    /**
+     * A child session (subagent) this session created and owns, announced before any of its own updates, then its
+     * state; only for clients with {@code subagents}. No client-side mutation of the child is offered (no
+     * {@code capabilities}).
+     */
+    @JsonTypeName("subagent_update")
+    record SubagentUpdate(String sessionId, String title, String description, State state) implements SessionUpdate {
+        /** {@code running}, or {@code idle} with why its work stopped. */
+        public record State(String state, String stopReason) {}
+    }
 
     /** {@code input} is {hint} when the command takes free text after its name. */
     record AvailableCommand(String name, String description, CommandInput input) {}

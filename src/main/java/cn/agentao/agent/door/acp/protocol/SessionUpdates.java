@@ -22,7 +22,7 @@ public final class SessionUpdates {
     /**
      * The update for {@code event} as this client understands it: notices as {@code notice} updates with
      * {@code session.notices} (else a "⚠" line in the agent's message), compactions only with {@code session.compaction}
-     * (null: nothing to send).
+     * (null: nothing to send), subagents only with {@code subagents}.
      */
     public static SessionUpdate of(AgentEvent event, ClientCapabilities caps) {
         return switch (event) {
@@ -31,6 +31,8 @@ public final class SessionUpdates {
                     c.status(), c.summary() == null ? null : List.of(ContentBlock.text(c.summary())), c.error()) : null;
             case AgentEvent.CompactionChunk c -> caps.compactionUpdates()
                     ? new SessionUpdate.CompactionSummaryChunk(c.compactionId(), ContentBlock.text(c.text())) : null;
+            case AgentEvent.SubagentChanged s -> caps.subagents() ? new SessionUpdate.SubagentUpdate(s.sessionId(), s.title(),
+                    s.description(), new SessionUpdate.SubagentUpdate.State(s.state(), s.stopReason() == null ? null : s.stopReason().wire())) : null;
             default -> of(event);
         };
     }
@@ -55,6 +57,8 @@ public final class SessionUpdates {
             case AgentEvent.Notice n -> SessionUpdate.AgentMessageChunk.text("⚠ " + n.text() + "\n");
             case AgentEvent.CompactionChanged c -> null;
             case AgentEvent.CompactionChunk c -> null;
+            case AgentEvent.SubagentChanged s -> null;
+            case AgentEvent.ChildEvent c -> null; // the child's own session's: its door sends it under the child's id
         };
     }
 
