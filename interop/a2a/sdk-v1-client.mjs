@@ -33,7 +33,9 @@ const errorName = async (promise) => { try { await promise; return 'no error'; }
 async function sdk() {
   const card = await (await fetch(base + '/.well-known/agent-card.json')).json();
   const iface = (card.supportedInterfaces || []).find((i) => i.protocolBinding === binding && i.protocolVersion === '1.0');
-  ok(iface && iface.url === base + '/', `the card names a 1.0 ${binding} interface: ${JSON.stringify(card.supportedInterfaces)}`);
+  // JSON-RPC at the server's root, the HTTP+JSON routes under the same URL named without its last slash
+  const expectedUrl = binding === 'HTTP+JSON' ? base : base + '/';
+  ok(iface && iface.url === expectedUrl, `the card names a 1.0 ${binding} interface: ${JSON.stringify(card.supportedInterfaces)}`);
   ok(card.capabilities?.extendedAgentCard === Boolean(token), `capabilities.extendedAgentCard: ${card.capabilities?.extendedAgentCard}`);
 
   const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {

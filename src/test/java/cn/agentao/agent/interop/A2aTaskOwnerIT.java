@@ -325,6 +325,10 @@ class A2aTaskOwnerIT {
             if (!stream) return Json.mapper().readTree(client.send(b.build(), HttpResponse.BodyHandlers.ofString()).body());
             HttpResponse<Stream<String>> r = client.send(b.build(), HttpResponse.BodyHandlers.ofLines());
             try (Stream<String> lines = r.body()) { // the first event only: a stream the caller got would go on
+                // a request refused before its stream began: 1.0 answers the plain JSON-RPC error, 0.3 an event stream
+                if (!r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+                    return Json.mapper().readTree(String.join("\n", lines.toList()));
+                }
                 String first = lines.filter(l -> l.startsWith("data:")).findFirst().orElse("data: {}");
                 return Json.mapper().readTree(first.substring(5));
             }

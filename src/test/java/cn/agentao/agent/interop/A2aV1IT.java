@@ -104,11 +104,57 @@ class A2aV1IT {
         assertEquals("JSONRPC", c.path("preferredTransport").asText());
         Set<String> interfaces = new HashSet<>();
         for (JsonNode i : c.path("supportedInterfaces")) {
-            assertEquals(c.path("url").asText(), i.path("url").asText());
+            // the REST routes hang under the same URL, named without its last slash (clients append "/message:send")
+            String url = i.path("protocolBinding").asText().equals("HTTP+JSON") ? i.path("url").asText() + "/" : i.path("url").asText();
+            assertEquals(c.path("url").asText(), url, c.toString());
             interfaces.add(i.path("protocolBinding").asText() + " " + i.path("protocolVersion").asText());
         }
         assertEquals(Set.of("JSONRPC 1.0", "HTTP+JSON 1.0", "JSONRPC 0.3"), interfaces, c.toString());
         assertFalse(c.path("capabilities").path("extendedAgentCard").asBoolean(true), "no extended card without a token: " + c);
+        assertFalse(c.path("capabilities").has("stateTransitionHistory"), "0.3's field, gone from 1.0's AgentCapabilities: " + c);
+        String modified = card.header("last-modified");
+        assertTrue(modified != null, card.toString());
+        java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.parse(modified);
+    }
+
+    /** The 1.0 TCK joins routes to the HTTP+JSON interface's url as strings, and reads answers as application/json. */
+    @Test
+    void theRestRoutesAreTheCardsUrlPlusTheRouteAndAnswerApplicationJson() throws Exception {
+        String restUrl = null;
+        for (JsonNode i : get("/.well-known/agent-card.json", Map.of()).json().path("supportedInterfaces")) {
+            if (i.path("protocolBinding").asText().equals("HTTP+JSON")) restUrl = i.path("url").asText();
+        }
+        String send = URI.create(restUrl + "/message:send").getRawPath();
+        Response sent = rest("POST", send, sendV1("HELLO", null, false).toString());
+        assertEquals(200, sent.status(), send + ": " + sent);
+        assertTrue(sent.header("content-type").startsWith("application/json"), sent.toString());
+        assertEquals("TASK_STATE_COMPLETED", sent.json().path("task").path("status").path("state").asText(), sent.toString());
+
+        Response missing = rest("GET", URI.create(restUrl + "/tasks/no-such-task").getRawPath(), null);
+        assertEquals(404, missing.status(), missing.toString());
+        assertTrue(missing.header("content-type").startsWith("application/json"), missing.toString());
+        assertEquals("TASK_NOT_FOUND", missing.json().path("error").path("details").path(0).path("reason").asText(), missing.toString());
+
+        Map<String, String> future = new LinkedHashMap<>(Map.of("Host", "127.0.0.1:" + port, "A2A-Version", "99.0",
+                "Content-Type", "application/json"));
+        Response refused = A2aDoorSecurityIT.request(port, "POST", send, future, sendV1("HELLO", null, false).toString());
+        assertEquals(400, refused.status(), refused.toString());
+        assertEquals("VERSION_NOT_SUPPORTED", refused.json().path("error").path("details").path(0).path("reason").asText(), refused.toString());
+    }
+
+    /** ProtoJSON parsers accept a field's proto name as well as its JSON name; the 1.0 TCK sends {@code task_id}. */
+    @Test
+    void protoFieldNamesAreReadAsTheirJsonNames() throws Exception {
+        JsonNode a = call("1.0", "SendMessage", sendV1("HELLO one", null, false)).json().path("result").path("task");
+        JsonNode b = call("1.0", "SendMessage", sendV1("HELLO two", null, false)).json().path("result").path("task");
+        assertEquals("TASK_STATE_COMPLETED", b.path("status").path("state").asText(), b.toString());
+        JsonNode page = call("1.0", "ListTasks", Json.object().put("page_size", 1)).json().path("result");
+        assertEquals(1, page.path("tasks").size(), page.toString());
+        assertFalse(page.path("nextPageToken").asText().isEmpty(), "a second page: " + page);
+        JsonNode bare = call("1.0", "GetTask", Json.object().put("id", a.path("id").asText()).put("history_length", 0)).json().path("result");
+        assertEquals(0, bare.path("history").size(), bare.toString());
+        Response configs = call("1.0", "ListTaskPushNotificationConfigs", Json.object().put("task_id", a.path("id").asText()));
+        assertEquals(0, configs.json().path("result").path("configs").size(), configs.toString());
     }
 
     // ---------------------------------------------------------------- negotiation
@@ -190,9 +236,10 @@ class A2aV1IT {
         assertTrue(events.stream().anyMatch(e -> "TASK_STATE_WORKING".equals(e.path("result").path("statusUpdate").path("status").path("state").asText())),
                 r.toString());
 
+        // refused before any event: 1.0's answer is the plain JSON-RPC error (0.3's is an event stream, above)
         Response bad = call("1.0", "SendStreamingMessage", Json.object());
-        assertTrue(bad.header("content-type").startsWith("text/event-stream"), bad.toString());
-        assertEquals(-32602, events(bad).get(0).path("error").path("code").asInt(), bad.toString());
+        assertTrue(bad.header("content-type").startsWith("application/json"), bad.toString());
+        assertEquals(-32602, bad.json().path("error").path("code").asInt(), bad.toString());
     }
 
     @Test
@@ -265,8 +312,8 @@ class A2aV1IT {
         assertEquals(-32002, again.json().path("error").path("code").asInt(), again.toString());
         assertEquals("TASK_NOT_CANCELABLE", errorInfo(again.json()).path("reason").asText());
         Response ended = call("1.0", "SubscribeToTask", Json.object().put("id", a.path("id").asText()));
-        assertTrue(ended.header("content-type").startsWith("text/event-stream"), ended.toString());
-        assertEquals(-32004, events(ended).get(0).path("error").path("code").asInt(), "a finished task: " + ended);
+        assertTrue(ended.header("content-type").startsWith("application/json"), ended.toString());
+        assertEquals(-32004, ended.json().path("error").path("code").asInt(), "a finished task: " + ended);
         ObjectNode toEnded = sendV1("HELLO", null, false);
         ((ObjectNode) toEnded.get("message")).put("taskId", a.path("id").asText());
         Response followUp = call("1.0", "SendMessage", toEnded);
@@ -333,10 +380,42 @@ class A2aV1IT {
         assertEquals(modelCalls, model.requests().size(), "no refused request reached the model");
     }
 
+    /** A webhook given with the message (1.0's {@code configuration.taskPushNotificationConfig}) hears the task from its start. */
     @Test
-    void webhooksGetTheirOwnVersionsPayload() throws Exception {
-        server.close();
-        List<String[]> posts = new java.util.concurrent.CopyOnWriteArrayList<>(); // content type, authorization, body
+    void aWebhookGivenWithTheMessageHearsTheTask() throws Exception {
+        List<String[]> posts = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer hook = startHook(posts);
+        try {
+            restartReachingPrivateNetworks();
+            ObjectNode send = sendV1("HELLO hook", null, false);
+            ObjectNode config = send.putObject("configuration").putObject("taskPushNotificationConfig")
+                    .put("id", "inline").put("url", "http://127.0.0.1:" + hook.getAddress().getPort() + "/inline");
+            config.putObject("authentication").put("scheme", "Bearer").put("credentials", "c2");
+            JsonNode task = call("1.0", "SendMessage", send).json().path("result").path("task");
+            assertEquals("TASK_STATE_COMPLETED", task.path("status").path("state").asText(), task.toString());
+            JsonNode listed = call("1.0", "ListTaskPushNotificationConfigs", Json.object().put("taskId", task.path("id").asText())).json();
+            assertEquals("inline", listed.path("result").path("configs").path(0).path("id").asText(), listed.toString());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (posts.stream().noneMatch(p -> p[3].contains("TASK_STATE_COMPLETED")) && System.nanoTime() < deadline) Thread.sleep(50);
+            String[] done = posts.stream().filter(p -> p[3].contains("TASK_STATE_COMPLETED")).findFirst().orElse(null);
+            assertTrue(done != null, "the webhook heard the task complete: " + posts.size() + " posts");
+            assertEquals(task.path("id").asText(), Json.mapper().readTree(done[3]).path("task").path("id").asText(), done[3]);
+            assertEquals("Bearer c2", done[2]);
+
+            int modelCalls = model.requests().size();
+            ObjectNode refused = sendV1("HELLO refused", null, false);
+            refused.putObject("configuration").putObject("taskPushNotificationConfig").put("url", "ftp://127.0.0.1/hook");
+            Response r = call("1.0", "SendMessage", refused);
+            assertEquals(-32602, r.json().path("error").path("code").asInt(), r.toString());
+            assertEquals(1, call("1.0", "ListTasks", Json.object()).json().path("result").path("tasks").size(), "a refused webhook made no task");
+            assertEquals(modelCalls, model.requests().size(), "nor ran a turn");
+        } finally {
+            hook.stop(0);
+        }
+    }
+
+    /** A webhook receiver on loopback recording each POST: path, content type, authorization, body. */
+    private static com.sun.net.httpserver.HttpServer startHook(List<String[]> posts) throws java.io.IOException {
         com.sun.net.httpserver.HttpServer hook = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
         hook.createContext("/", ex -> {
@@ -346,12 +425,24 @@ class A2aV1IT {
             ex.close();
         });
         hook.start();
+        return hook;
+    }
+
+    /** The server again, allowed to reach private addresses (as web_fetch then may), so webhooks may be on loopback. */
+    private void restartReachingPrivateNetworks() throws Exception {
+        server.close();
+        Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
+        env.put("AGENT_ALLOW_PRIVATE_NETWORK", "1");
+        server = A2aServerProcess.start(env, ws, "--cwd", ws.toString());
+        port = URI.create(server.url()).getPort();
+    }
+
+    @Test
+    void webhooksGetTheirOwnVersionsPayload() throws Exception {
+        List<String[]> posts = new java.util.concurrent.CopyOnWriteArrayList<>(); // path, content type, authorization, body
+        com.sun.net.httpserver.HttpServer hook = startHook(posts);
         try {
-            // webhooks on loopback only because this server may reach private addresses (as web_fetch then may)
-            Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir);
-            env.put("AGENT_ALLOW_PRIVATE_NETWORK", "1");
-            server = A2aServerProcess.start(env, ws, "--cwd", ws.toString());
-            port = URI.create(server.url()).getPort();
+            restartReachingPrivateNetworks();
             String hookUrl = "http://127.0.0.1:" + hook.getAddress().getPort();
             Response started = rest("POST", "/message:send", sendV1("ASK-TWO", null, false).toString());
             String id = started.json().path("task").path("id").asText();

@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  */
 final class A2aRestHandler {
     private static final Logger log = LoggerFactory.getLogger(A2aRestHandler.class);
-    private static final String MEDIA_TYPE = "application/a2a+json";
+    /** What the answers say they are: the binding's {@code application/json} (requests may also say {@code application/a2a+json}). */
+    private static final String MEDIA_TYPE = "application/json";
     private static final Pattern TASK = Pattern.compile("/tasks/([^/:]+)(?::(cancel|subscribe))?");
     private static final Pattern CONFIGS = Pattern.compile("/tasks/([^/:]+)/pushNotificationConfigs(?:/([^/:]+))?");
     /** The query parameters of {@code ListTasks} and {@code GetTask} that are numbers or booleans, not strings. */
@@ -145,7 +146,7 @@ final class A2aRestHandler {
         if (body.length == 0) return Json.object();
         try {
             JsonNode n = Json.mapper().readTree(body);
-            if (n instanceof ObjectNode o) return o;
+            if (n instanceof ObjectNode o) return A2aV1Wire.protoJsonNames(o);
         } catch (JacksonException e) {
             throw new A2aException(ErrorCodes.PARSE_ERROR, "Invalid JSON payload");
         }

@@ -47,6 +47,9 @@ public final class A2aServer implements AutoCloseable {
     private final String baseUrl;
     private final byte[] card;
     private final String cardEtag;
+    /** When the card was made (it changes only with a restart), for {@code Last-Modified}. */
+    private final String cardModified = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME
+            .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0));
     private volatile boolean stopped;
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(A2aServer.class);
 
@@ -136,6 +139,7 @@ public final class A2aServer implements AutoCloseable {
                 // the card changes only with a restart: caches may keep it a while and revalidate it by its ETag
                 exchange.getResponseHeaders().set("Cache-Control", "public, max-age=300");
                 exchange.getResponseHeaders().set("ETag", cardEtag);
+                exchange.getResponseHeaders().set("Last-Modified", cardModified);
                 if (matches(exchange.getRequestHeaders().getFirst("If-None-Match"), cardEtag)) {
                     exchange.sendResponseHeaders(304, -1);
                     return;

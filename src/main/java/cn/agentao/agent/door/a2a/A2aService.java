@@ -259,13 +259,17 @@ final class A2aService {
     ObjectNode setPushConfig(JsonNode params, String caller) throws A2aException {
         A2aTask task = task(requireString(params, "taskId"), caller);
         JsonNode config = requireObject(params, "pushNotificationConfig");
-        String url = requireString(config, "url");
-        Optional<String> refused = push.refusal(url);
-        if (refused.isPresent()) throw A2aException.invalidParams("pushNotificationConfig.url is refused: " + refused.get());
+        checkWebhook(requireString(config, "url"));
         String id = optionalString(config, "id");
         ObjectNode stored = PushNotifier.normalize(config, id != null ? id : task.id());
         tasks.putPushConfig(task, stored.path("id").asText(), stored);
         return pushConfig(task, stored);
+    }
+
+    /** Refuses a webhook URL the network guard would not POST to (see {@link PushNotifier#refusal}). */
+    void checkWebhook(String url) throws A2aException {
+        Optional<String> refused = push.refusal(url);
+        if (refused.isPresent()) throw A2aException.invalidParams("pushNotificationConfig.url is refused: " + refused.get());
     }
 
     ObjectNode getPushConfig(JsonNode params, String caller) throws A2aException {

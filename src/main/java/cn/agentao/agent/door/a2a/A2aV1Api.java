@@ -26,7 +26,7 @@ final class A2aV1Api {
     /** {@code SendMessage}: the task when it ends or pauses for input, or at once with {@code returnImmediately}. */
     ObjectNode sendMessage(JsonNode request, String caller) throws A2aException {
         ObjectNode p = A2aV1Wire.sendParams(request);
-        A2aService.Started s = service.send(p, caller);
+        A2aService.Started s = send(p, request, caller);
         if (p.path("configuration").path("blocking").asBoolean(true)) JsonRpcHandler.awaitPause(s);
         else s.start().run();
         ObjectNode r = Json.object();
@@ -36,7 +36,28 @@ final class A2aV1Api {
 
     /** {@code SendStreamingMessage}: the task and what sets it going once the stream listens. */
     A2aService.Started sendStreamingMessage(JsonNode request, String caller) throws A2aException {
-        return service.send(A2aV1Wire.sendParams(request), caller);
+        return send(A2aV1Wire.sendParams(request), request, caller);
+    }
+
+    /**
+     * The task the message starts or continues, with the webhook of {@code configuration.taskPushNotificationConfig}
+     * (if any) set on it before it runs, so that it hears every state change; the webhook's url is checked before the
+     * task is made, so a refused one leaves nothing behind.
+     */
+    private A2aService.Started send(ObjectNode params, JsonNode request, String caller) throws A2aException {
+        JsonNode inline = request.path("configuration").path("taskPushNotificationConfig");
+        ObjectNode push = null;
+        if (!inline.isMissingNode() && !inline.isNull()) {
+            if (!inline.isObject()) throw A2aException.invalidParams("configuration.taskPushNotificationConfig must be an object");
+            push = A2aV1Wire.pushConfigParams(inline);
+            service.checkWebhook(push.path("pushNotificationConfig").path("url").asText());
+        }
+        A2aService.Started s = service.send(params, caller);
+        if (push != null) {
+            push.put("taskId", s.task().id());
+            service.setPushConfig(push, caller);
+        }
+        return s;
     }
 
     /** {@code SubscribeToTask}: the open task whose events to stream; a finished one is UnsupportedOperationError. */

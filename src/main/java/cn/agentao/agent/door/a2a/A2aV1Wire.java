@@ -32,6 +32,46 @@ final class A2aV1Wire {
 
     private A2aV1Wire() {}
 
+    // ---------------------------------------------------------------- field names
+
+    /**
+     * A request with its fields under their ProtoJSON names: a parser must accept a field's proto name
+     * ({@code task_id}, {@code history_length}) as well as its JSON name ({@code taskId}), and some clients send the
+     * former. Renamed are the fields of the request and of its {@code message}, {@code configuration} and
+     * {@code authentication} objects; the values, {@code metadata} and {@code data} included, are left as sent. A
+     * field sent under both names keeps its JSON name's value.
+     */
+    static ObjectNode protoJsonNames(ObjectNode request) {
+        camelCaseFields(request);
+        for (String nested : new String[] {"message", "configuration", "authentication"}) {
+            if (request.get(nested) instanceof ObjectNode o) camelCaseFields(o);
+        }
+        if (request.path("configuration").get("taskPushNotificationConfig") instanceof ObjectNode push) {
+            camelCaseFields(push);
+            if (push.get("authentication") instanceof ObjectNode auth) camelCaseFields(auth);
+        }
+        return request;
+    }
+
+    private static void camelCaseFields(ObjectNode o) {
+        java.util.List<String> snake = new java.util.ArrayList<>();
+        o.fieldNames().forEachRemaining(name -> { if (name.indexOf('_') > 0) snake.add(name); });
+        for (String name : snake) {
+            StringBuilder camel = new StringBuilder();
+            boolean upper = false;
+            for (char c : name.toCharArray()) {
+                if (c == '_') {
+                    upper = true;
+                } else {
+                    camel.append(upper ? Character.toUpperCase(c) : c);
+                    upper = false;
+                }
+            }
+            JsonNode value = o.remove(name);
+            if (!o.has(camel.toString())) o.set(camel.toString(), value);
+        }
+    }
+
     // ---------------------------------------------------------------- enums
 
     /** 0.3's {@code input-required} as 1.0's {@code TASK_STATE_INPUT_REQUIRED}. */

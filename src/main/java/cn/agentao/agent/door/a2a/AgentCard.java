@@ -27,13 +27,16 @@ final class AgentCard {
                 .put("url", endpointUrl).put("preferredTransport", "JSONRPC").put("version", version);
         card.putArray("additionalInterfaces").addObject().put("url", endpointUrl).put("transport", "JSONRPC");
         // A2A 1.0 reads supportedInterfaces (the same endpoint; 1.0 asked for with A2A-Version: 1.0), 0.3 the fields above;
-        // HTTP+JSON's routes (/message:send, /tasks/…) hang under the same URL, 1.0 only
+        // HTTP+JSON's routes (/message:send, /tasks/…) hang under the same URL, 1.0 only, named without its last slash:
+        // clients append "/message:send" to it, and "//message:send" would be another path
+        String restUrl = endpointUrl.endsWith("/") ? endpointUrl.substring(0, endpointUrl.length() - 1) : endpointUrl;
         ArrayNode interfaces = card.putArray("supportedInterfaces");
         interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "JSONRPC").put("protocolVersion", A2aV1Wire.VERSION);
-        interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "HTTP+JSON").put("protocolVersion", A2aV1Wire.VERSION);
+        interfaces.addObject().put("url", restUrl).put("protocolBinding", "HTTP+JSON").put("protocolVersion", A2aV1Wire.VERSION);
         interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "JSONRPC").put("protocolVersion", "0.3");
         // the extended card (GetExtendedAgentCard) needs an authenticated caller, so it exists only with a token
-        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true).put("stateTransitionHistory", false)
+        // no stateTransitionHistory: 0.3's (optional, false when absent) is gone from 1.0's AgentCapabilities
+        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true)
                 .put("extendedAgentCard", tokenRequired);
         card.putArray("defaultInputModes").add("text/plain").add("application/json").add("image/*");
         card.putArray("defaultOutputModes").add("text/plain");

@@ -79,21 +79,27 @@ final class JsonRpcHandler {
             }
             if (v1 && params.isMissingNode()) params = Json.object();
             if (!params.isObject()) throw A2aException.invalidParams("params must be an object");
-            if (v1) handleV1(exchange, id, method, params, caller);
+            if (v1) handleV1(exchange, id, method, A2aV1Wire.protoJsonNames((ObjectNode) params), caller);
             else handleV03(exchange, id, method, params, caller);
         } catch (A2aException e) {
-            ObjectNode r = error(id, e.code(), e.getMessage(), v1Errors);
-            if (streaming) streamError(exchange, r);
-            else respond(exchange, r);
+            answerError(exchange, error(id, e.code(), e.getMessage(), v1Errors), streaming, v1);
         } catch (RuntimeException e) {
             log.error("{} failed", method, e);
-            ObjectNode r = error(id, ErrorCodes.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName(), v1Errors);
-            if (streaming) streamError(exchange, r);
-            else respond(exchange, r);
+            answerError(exchange, error(id, ErrorCodes.INTERNAL_ERROR, "Internal error: " + e.getClass().getSimpleName(), v1Errors), streaming, v1);
         }
     }
 
-    /** The methods whose answer is an event stream, errors included (0.3's and 1.0's). */
+    /**
+     * A failed request's answer. A 0.3 streaming method's error is an event stream too (the 0.3 suite asks for it);
+     * a 1.0 one's is the plain JSON-RPC error while no event has gone out (the request was refused: bad params, an
+     * unknown or ended task), as 1.0 clients and the 1.0 suite read it, and the stream's last event once it began.
+     */
+    private static void answerError(HttpExchange exchange, ObjectNode error, boolean streaming, boolean v1) throws IOException {
+        if (streaming && (!v1 || exchange.getResponseCode() != -1)) streamError(exchange, error);
+        else respond(exchange, error);
+    }
+
+    /** The methods whose answer is an event stream (0.3's and 1.0's). */
     private static final java.util.Set<String> STREAMING = java.util.Set.of("message/stream", "tasks/resubscribe",
             "SendStreamingMessage", "SubscribeToTask");
     private static final String V03 = "0.3";
