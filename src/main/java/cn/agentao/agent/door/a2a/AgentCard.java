@@ -33,8 +33,8 @@ final class AgentCard {
         interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "HTTP+JSON").put("protocolVersion", A2aV1Wire.VERSION);
         interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "JSONRPC").put("protocolVersion", "0.3");
         // the extended card (GetExtendedAgentCard) needs an authenticated caller, so it exists only with a token
-        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true).put("stateTransitionHistory", false)
-                .put("extendedAgentCard", tokenRequired);
+        // no stateTransitionHistory: 1.0's AgentCapabilities has no such member, and 0.3 reads its absence as false
+        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true).put("extendedAgentCard", tokenRequired);
         card.putArray("defaultInputModes").add("text/plain").add("application/json").add("image/*");
         card.putArray("defaultOutputModes").add("text/plain");
         ArrayNode skills = card.putArray("skills");
