@@ -88,6 +88,24 @@ final class SharedTaskStore implements TaskStore {
     @Override
     public Collection<A2aTask> all() { return List.copyOf(local.values()); }
 
+    /**
+     * The caller's tasks in the store (every instance's, ended ones until they expire), with this process's own as
+     * they are now. A store that cannot be read is an error, not a shorter list.
+     */
+    @Override
+    public Collection<A2aTask> ownedBy(String caller) {
+        Map<String, A2aTask> out = new LinkedHashMap<>();
+        if (caller == null) return List.of();
+        for (TaskRepository.StoredTask stored : repository.ownedBy(caller)) {
+            ObjectNode body = parse(stored);
+            if (body != null) out.put(stored.id(), A2aTask.fromSnapshot(body));
+        }
+        for (A2aTask t : local.values()) {
+            if (t.ownedBy(caller)) out.put(t.id(), t);
+        }
+        return out.values().stream().filter(t -> t.ownedBy(caller)).toList();
+    }
+
     @Override
     public boolean isLocal(A2aTask task) { return local.get(task.id()) == task; }
 
