@@ -129,6 +129,17 @@ class A2aTwoInstancesIT {
         assertTrue(history.contains("SLOW in flight"), "the prompt of the turn in flight was saved as it started: " + history);
         assertFalse(history.contains("partial"), "only the answer in flight is lost: " + history);
 
+        // ListTasks on B (before anything reads the task) reports it failed too, not working forever
+        String listedState = null;
+        deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode listed = v1(b.url(), "ListTasks", Json.object().put("contextId", context), null).path("result");
+            for (JsonNode t : listed.path("tasks")) if (t.path("id").asText().equals(inFlightTask)) listedState = t.path("status").path("state").asText();
+            if ("TASK_STATE_FAILED".equals(listedState)) break;
+            Thread.sleep(200);
+        }
+        assertEquals("TASK_STATE_FAILED", listedState, "the task A left, as B lists it");
+
         JsonNode orphan = null;
         deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {

@@ -90,15 +90,20 @@ final class SharedTaskStore implements TaskStore {
 
     /**
      * The caller's tasks in the store (every instance's, ended ones until they expire), with this process's own as
-     * they are now. A store that cannot be read is an error, not a shorter list.
+     * they are now; another instance's open task that instance abandoned is ended as {@link #find} ends it. A store
+     * that cannot be read is an error, not a shorter list.
      */
     @Override
     public Collection<A2aTask> ownedBy(String caller) {
-        Map<String, A2aTask> out = new LinkedHashMap<>();
         if (caller == null) return List.of();
+        Map<String, A2aTask> out = new LinkedHashMap<>();
         for (TaskRepository.StoredTask stored : repository.ownedBy(caller)) {
+            if (local.containsKey(stored.id())) continue;
             ObjectNode body = parse(stored);
-            if (body != null) out.put(stored.id(), A2aTask.fromSnapshot(body));
+            if (body == null) continue;
+            A2aTask task = A2aTask.fromSnapshot(body);
+            endIfAbandoned(task, stored, "failed", ABANDONED_AFTER);
+            out.put(stored.id(), task);
         }
         for (A2aTask t : local.values()) {
             if (t.ownedBy(caller)) out.put(t.id(), t);
