@@ -59,6 +59,24 @@ final class AgentCard {
         return card;
     }
 
+    /**
+     * The card as 1.0 alone has it, for {@code GetExtendedAgentCard} (only 1.0 asks for it): without the members
+     * 0.3 clients read ({@code protocolVersion}, {@code url}, {@code preferredTransport}, {@code additionalInterfaces},
+     * {@code security}), the bearer scheme in 1.0's {@code SecurityScheme} form ({@code httpAuthSecurityScheme}) and
+     * required by {@code securityRequirements}.
+     */
+    static ObjectNode v1Only(ObjectNode card) {
+        ObjectNode v1 = card.deepCopy();
+        v1.remove(List.of("protocolVersion", "url", "preferredTransport", "additionalInterfaces", "security", "securitySchemes"));
+        if (card.path("securitySchemes").has(BEARER_SCHEME)) {
+            ObjectNode bearer = (ObjectNode) card.path("securitySchemes").path(BEARER_SCHEME);
+            v1.putObject("securitySchemes").putObject(BEARER_SCHEME).putObject("httpAuthSecurityScheme")
+                    .put("scheme", bearer.path("scheme").asText()).put("description", bearer.path("description").asText());
+            v1.putArray("securityRequirements").addObject().putObject("schemes").putObject(BEARER_SCHEME).putArray("list");
+        }
+        return v1;
+    }
+
     private static String firstSentence(String text) {
         if (text == null) return "";
         int dot = text.indexOf(". ");
