@@ -3,7 +3,7 @@
 // request it receives is validated against the A2A 0.3 JSON schema first. With --wire jsonrpc or --wire rest it is a
 // native A2A 1.0 agent (no 0.3 layer: a request without A2A-Version: 1.0 is refused) whose card offers JSON-RPC 1.0
 // and HTTP+JSON 1.0 (under /rest), or HTTP+JSON 1.0 only; it then records each request's method (or REST path) and
-// A2A-Version in `versions`. Usage: node remote-agent.mjs [--token TOKEN] [--wire 0.3|jsonrpc|rest]; prints
+// A2A-Version in `versions`, and the request as sent in `received` (checked against the 1.0 schema by the test). Usage: node remote-agent.mjs [--token TOKEN] [--wire 0.3|jsonrpc|rest]; prints
 // "listening on PORT". GET /_test/report answers {requests, violations, canceled, versions, …}.
 // Behaviour by message text: "ASK…" asks a question (input-required) and completes with the answer it gets;
 // "SLOW…" works until cancelled; anything else is echoed back as two streamed artifact chunks.
@@ -16,7 +16,7 @@ import { check, REQUEST_OF } from './a2a-schema.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((a, v, i, all) => (v.startsWith('--') ? [...a, [v.slice(2), all[i + 1]]] : a), []));
 const wire = args.wire || '0.3';
-const report = { requests: [], contexts: [], taskIds: [], violations: [], canceled: [], authFailures: 0, versions: [] };
+const report = { requests: [], contexts: [], taskIds: [], violations: [], canceled: [], authFailures: 0, versions: [], received: [] };
 const slow = new Map();
 
 const text = (msg) => (msg?.parts || []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
@@ -84,6 +84,7 @@ const server = app.listen(0, '127.0.0.1', () => {
     app.use((req, res, next) => {
       if (args.token && req.get('authorization') !== `Bearer ${args.token}`) { report.authFailures++; res.status(401).end(); return; }
       report.versions.push({ what: req.body?.method ?? `${req.method} ${req.path}`, version: req.get('A2A-Version') ?? null });
+      report.received.push({ method: req.method, path: req.path, body: req.body ?? null });
       const message = req.body?.params?.message ?? req.body?.message;
       report.contexts.push(message?.contextId ?? null);
       report.taskIds.push(message?.taskId ?? null);

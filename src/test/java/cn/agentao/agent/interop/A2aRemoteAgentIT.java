@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Remote agents as tools: the official A2A JS SDK server (interop/a2a/remote-agent.mjs, v0.3 layer) is the remote
@@ -162,14 +163,40 @@ class A2aRemoteAgentIT {
         assertTrue(what.stream().anyMatch(w -> w.matches("POST /rest/tasks/[^/]+:cancel")), "the HTTP+JSON cancel route: " + what);
     }
 
-    /** What the remote received (JSON-RPC methods or REST routes), each request having said {@code A2A-Version: 1.0}. */
+    /**
+     * What the remote received (JSON-RPC methods or REST routes), each request having said {@code A2A-Version: 1.0}
+     * and being valid against the pinned A2A 1.0 schema.
+     */
     private static List<String> requestsAllOf10(JsonNode rep) {
         List<String> what = new java.util.ArrayList<>();
         for (JsonNode v : rep.path("versions")) {
             assertEquals("1.0", v.path("version").asText(), "A2A-Version on every request: " + rep);
             what.add(v.path("what").asText());
         }
+        assertFalse(rep.path("received").isEmpty(), rep.toString());
+        for (JsonNode r : rep.path("received")) assertValid10Request(r.path("method").asText(), r.path("path").asText(), r.path("body"));
         return what;
+    }
+
+    /**
+     * A request our client sent to a 1.0 agent, in the 1.0 schema: a JSON-RPC request by its method's params; an
+     * HTTP+JSON body as its route's request message (with the id the path carries).
+     */
+    private static void assertValid10Request(String method, String path, JsonNode body) {
+        if (path.startsWith("/rest/")) {
+            String route = path.substring("/rest".length());
+            if (method.equals("POST") && (route.equals("/message:send") || route.equals("/message:stream"))) {
+                A2aV1Schema.assertMessage("SendMessageRequest", body, method + " " + path);
+            } else if (method.equals("POST") && route.matches("/tasks/[^/]+:(cancel|subscribe)")) {
+                ObjectNode request = body.isObject() ? ((ObjectNode) body).deepCopy() : Json.object();
+                request.put("id", route.substring("/tasks/".length(), route.lastIndexOf(':')));
+                A2aV1Schema.assertMessage(route.endsWith(":cancel") ? "CancelTaskRequest" : "SubscribeToTaskRequest", request, method + " " + path);
+            } else if (!method.equals("GET")) {
+                fail("a request to a route our client has no business with: " + method + " " + path);
+            }
+        } else {
+            A2aV1Schema.assertRpcRequest(body);
+        }
     }
 
     /**

@@ -89,6 +89,15 @@ class A2aTaskOwnerIT {
         Caller first = new Caller(a.url(), TOKEN_A);
         Caller second = new Caller(b.url(), TOKEN_B);
 
+        // the extended card a caller with the token reads is 1.0's card alone (each answer is checked against the
+        // pinned 1.0 schema), its bearer scheme in 1.0's form
+        JsonNode extended = first.v1("GetExtendedAgentCard", Json.object(), false).path("result");
+        assertEquals("bearer", extended.path("securitySchemes").path("bearer").path("httpAuthSecurityScheme").path("scheme").asText(),
+                extended.toString());
+        assertTrue(extended.path("securityRequirements").path(0).path("schemes").has("bearer"), extended.toString());
+        Caller.Rest restCard = first.rest("GET", "/extendedAgentCard", null);
+        assertEquals(200, restCard.status(), restCard.body());
+
         JsonNode started = first.v03("message/send", sendParams("WRITE-OUTSIDE please", null));
         assertEquals("input-required", started.path("result").path("status").path("state").asText(), started.toString());
         String taskId = started.path("result").path("id").asText();
@@ -304,6 +313,12 @@ class A2aTaskOwnerIT {
                 boolean events = r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream");
                 String text = events ? lines.filter(l -> l.startsWith("data:")).findFirst().orElse("")
                         : String.join("\n", lines.toList());
+                // what the server answered, in the pinned 1.0 schema
+                String message = A2aV1IT.restAnswerOf(method, path);
+                if (r.statusCode() >= 400) A2aV1Schema.assertRestError(Json.mapper().readTree(text));
+                else if (message != null && !text.isEmpty()) {
+                    A2aV1Schema.assertMessage(message, Json.mapper().readTree(events ? text.substring(5) : text), method + " " + path);
+                }
                 return new Rest(r.statusCode(), text);
             }
         }
@@ -322,16 +337,23 @@ class A2aTaskOwnerIT {
                     .POST(HttpRequest.BodyPublishers.ofString(rq.toString()));
             if (version != null) b.header("A2A-Version", version);
             HttpClient client = HttpClient.newHttpClient();
-            if (!stream) return Json.mapper().readTree(client.send(b.build(), HttpResponse.BodyHandlers.ofString()).body());
-            HttpResponse<Stream<String>> r = client.send(b.build(), HttpResponse.BodyHandlers.ofLines());
-            try (Stream<String> lines = r.body()) { // the first event only: a stream the caller got would go on
-                // a request refused before its stream began: 1.0 answers the plain JSON-RPC error, 0.3 an event stream
-                if (!r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
-                    return Json.mapper().readTree(String.join("\n", lines.toList()));
+            JsonNode answer;
+            if (!stream) {
+                answer = Json.mapper().readTree(client.send(b.build(), HttpResponse.BodyHandlers.ofString()).body());
+            } else {
+                HttpResponse<Stream<String>> r = client.send(b.build(), HttpResponse.BodyHandlers.ofLines());
+                try (Stream<String> lines = r.body()) { // the first event only: a stream the caller got would go on
+                    // a request refused before its stream began: 1.0 answers the plain JSON-RPC error, 0.3 an event stream
+                    if (!r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+                        answer = Json.mapper().readTree(String.join("\n", lines.toList()));
+                    } else {
+                        String first = lines.filter(l -> l.startsWith("data:")).findFirst().orElse("data: {}");
+                        answer = Json.mapper().readTree(first.substring(5));
+                    }
                 }
-                String first = lines.filter(l -> l.startsWith("data:")).findFirst().orElse("data: {}");
-                return Json.mapper().readTree(first.substring(5));
             }
+            if ("1.0".equals(version)) A2aV1Schema.assertRpcResponse(method, answer); // in the pinned 1.0 schema
+            return answer;
         }
     }
 }

@@ -129,6 +129,17 @@ class A2aTwoInstancesIT {
         assertTrue(history.contains("SLOW in flight"), "the prompt of the turn in flight was saved as it started: " + history);
         assertFalse(history.contains("partial"), "only the answer in flight is lost: " + history);
 
+        // ListTasks on B (before anything reads the task) reports it failed too, not working forever
+        String listedState = null;
+        deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode listed = v1(b.url(), "ListTasks", Json.object().put("contextId", context), null).path("result");
+            for (JsonNode t : listed.path("tasks")) if (t.path("id").asText().equals(inFlightTask)) listedState = t.path("status").path("state").asText();
+            if ("TASK_STATE_FAILED".equals(listedState)) break;
+            Thread.sleep(200);
+        }
+        assertEquals("TASK_STATE_FAILED", listedState, "the task A left, as B lists it");
+
         JsonNode orphan = null;
         deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
@@ -140,6 +151,98 @@ class A2aTwoInstancesIT {
         assertEquals("failed", orphan.path("result").path("status").path("state").asText(),
                 "the task A left is reported failed, not working forever: " + orphan);
         assertTrue(orphan.toString().contains("stopped before it ended"), orphan.toString());
+    }
+
+    @Test
+    void listTasksShowsTheCallersTasksOfEveryInstanceEndedOnesTooFilteredAndPaged() throws Exception {
+        A2aServerProcess a = instance("a");
+        A2aServerProcess b = instance("b");
+        JsonNode first = v1(a.url(), "SendMessage", v1Send("HELLO first, on A", null, false), null).path("result").path("task");
+        String ctxA = first.path("contextId").asText();
+        JsonNode second = v1(a.url(), "SendMessage", v1Send("HELLO second, on A", ctxA, false), null).path("result").path("task");
+        JsonNode third = v1(b.url(), "SendMessage", v1Send("HELLO third, on B", null, false), null).path("result").path("task");
+        JsonNode slow = v1(b.url(), "SendMessage", v1Send("SLOW fourth, on B", null, true), null).path("result").path("task");
+        for (JsonNode t : List.of(first, second, third)) assertEquals("TASK_STATE_COMPLETED", t.path("status").path("state").asText(), t.toString());
+        assertTrue(waitFor(() -> !requestsFor("SLOW fourth").isEmpty()), "the slow task on B is working");
+        List<String> all = List.of(first.path("id").asText(), second.path("id").asText(), third.path("id").asText(), slow.path("id").asText());
+
+        // each instance lists all four: the other's, and those that ended (an instance forgets its ended tasks)
+        for (A2aServerProcess s : List.of(a, b)) {
+            JsonNode listed = v1(s.url(), "ListTasks", Json.object(), null).path("result");
+            assertEquals(new java.util.HashSet<>(all), ids(listed), "listed on " + s.url() + ": " + listed);
+            assertEquals(4, listed.path("totalSize").asInt(), listed.toString());
+        }
+        JsonNode inCtx = v1(b.url(), "ListTasks", Json.object().put("contextId", ctxA), null).path("result");
+        assertEquals(java.util.Set.of(all.get(0), all.get(1)), ids(inCtx), "A's context, listed on B: " + inCtx);
+        JsonNode ended = v1(b.url(), "ListTasks", Json.object().put("status", "TASK_STATE_COMPLETED"), null).path("result");
+        assertEquals(java.util.Set.of(all.get(0), all.get(1), all.get(2)), ids(ended), ended.toString());
+        JsonNode working = v1(a.url(), "ListTasks", Json.object().put("status", "TASK_STATE_WORKING"), null).path("result");
+        assertEquals(java.util.Set.of(all.get(3)), ids(working), "B's working task, listed on A: " + working);
+        String firstAt = first.path("status").path("timestamp").asText();
+        JsonNode later = v1(a.url(), "ListTasks", Json.object().put("statusTimestampAfter", firstAt), null).path("result");
+        assertFalse(ids(later).contains(all.get(0)), "only what changed after " + firstAt + ": " + later);
+        assertTrue(ids(later).containsAll(List.of(all.get(2), all.get(3))), later.toString());
+
+        // one page at a time, alternating instances: every task once
+        List<String> paged = new ArrayList<>();
+        String token = "";
+        for (int page = 0; page < 6; page++) {
+            String url = (page % 2 == 0 ? a : b).url();
+            JsonNode p = v1(url, "ListTasks", Json.object().put("pageSize", 1).put("pageToken", token), null).path("result");
+            assertEquals(4, p.path("totalSize").asInt(), p.toString());
+            assertEquals(1, p.path("pageSize").asInt(), p.toString());
+            p.path("tasks").forEach(t -> paged.add(t.path("id").asText()));
+            token = p.path("nextPageToken").asText();
+            if (token.isEmpty()) break;
+        }
+        assertEquals(4, paged.size(), "every task once over the pages: " + paged);
+        assertEquals(new java.util.HashSet<>(all), new java.util.HashSet<>(paged));
+
+        // HTTP+JSON reads the same list
+        HttpResponse<String> rest = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(b.url() + "/tasks?contextId=" + ctxA))
+                .header("A2A-Version", "1.0").timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, rest.statusCode(), rest.body());
+        JsonNode restList = Json.mapper().readTree(rest.body());
+        A2aV1Schema.assertMessage("ListTasksResponse", restList, "GET /tasks");
+        assertEquals(java.util.Set.of(all.get(0), all.get(1)), ids(restList), restList.toString());
+
+        // still only the caller's own: an instance on the same database whose callers bring a token lists none of them
+        Map<String, String> env = Interop.agentEnvironment(model.openAiEnvironment(), dir.resolve("c"));
+        env.put("AGENT_STORE", db.display());
+        env.put("A2A_TOKEN", "list-token-c-4a1e");
+        A2aServerProcess c = A2aServerProcess.start(env, ws, "--cwd", ws.toString(), "--token-env", "A2A_TOKEN");
+        servers.add(c);
+        JsonNode others = v1(c.url(), "ListTasks", Json.object(), "list-token-c-4a1e").path("result");
+        assertEquals(java.util.Set.of(), ids(others), "another caller's tasks are not listed: " + others);
+        assertEquals(0, others.path("totalSize").asInt(), others.toString());
+    }
+
+    private static java.util.Set<String> ids(JsonNode list) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        list.path("tasks").forEach(t -> ids.add(t.path("id").asText()));
+        return ids;
+    }
+
+    private static ObjectNode v1Send(String text, String contextId, boolean returnImmediately) {
+        ObjectNode message = Json.object().put("messageId", UUID.randomUUID().toString()).put("role", "ROLE_USER");
+        message.putArray("parts").addObject().put("text", text);
+        if (contextId != null) message.put("contextId", contextId);
+        ObjectNode params = Json.object();
+        params.set("message", message);
+        if (returnImmediately) params.putObject("configuration").put("returnImmediately", true);
+        return params;
+    }
+
+    /** A 1.0 JSON-RPC call ({@code A2A-Version: 1.0}); the answer is checked against the pinned 1.0 schema. */
+    private static JsonNode v1(String url, String method, ObjectNode params, String token) throws Exception {
+        ObjectNode rq = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", method);
+        rq.set("params", params);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + "/")).header("Content-Type", "application/json")
+                .header("A2A-Version", "1.0").timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(rq.toString()));
+        if (token != null) b.header("Authorization", "Bearer " + token);
+        JsonNode r = Json.mapper().readTree(HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString()).body());
+        A2aV1Schema.assertRpcResponse(method, r);
+        return r;
     }
 
     private static boolean waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {

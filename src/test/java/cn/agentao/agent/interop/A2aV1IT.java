@@ -100,6 +100,7 @@ class A2aV1IT {
         assertEquals(200, get("/.well-known/agent-card.json", Map.of("If-None-Match", "\"other\"")).status());
 
         JsonNode c = card.json();
+        A2aV1Schema.assertCard(c);
         assertEquals("0.3.0", c.path("protocolVersion").asText(), "0.3 clients still read the card");
         assertEquals("JSONRPC", c.path("preferredTransport").asText());
         Set<String> interfaces = new HashSet<>();
@@ -303,6 +304,7 @@ class A2aV1IT {
             assertEquals("TASK_STATE_CANCELED", cancelled.json().path("result").path("status").path("state").asText(), cancelled.toString());
             in.transferTo(seen);
             List<JsonNode> events = dataLines(seen.toString(java.nio.charset.StandardCharsets.UTF_8));
+            events.forEach(e -> A2aV1Schema.assertRpcStreamEvent("SubscribeToTask", e));
             assertEquals(c.path("id").asText(), events.get(0).path("result").path("task").path("id").asText(), seen.toString());
             assertEquals("TASK_STATE_CANCELED", events.get(events.size() - 1).path("result").path("statusUpdate").path("status").path("state").asText(),
                     seen.toString());
@@ -468,6 +470,7 @@ class A2aV1IT {
             String[] v03 = byPath.get("/v03");
             assertTrue(v1 != null && v03 != null, "both webhooks were called: " + posts.size());
             JsonNode v1Body = Json.mapper().readTree(v1[3]);
+            A2aV1Schema.assertMessage("StreamResponse", v1Body, "the 1.0 webhook's body");
             assertEquals("TASK_STATE_CANCELED", v1Body.path("task").path("status").path("state").asText(), "a 1.0 StreamResponse: " + v1[3]);
             assertTrue(v1[1].startsWith("application/a2a+json"), v1[1]);
             assertEquals("Bearer c1", v1[2]);
@@ -486,13 +489,50 @@ class A2aV1IT {
 
     // ---------------------------------------------------------------- helpers
 
-    /** An HTTP+JSON request with {@code A2A-Version: 1.0}; a body is sent as {@code application/a2a+json}. */
+    /**
+     * An HTTP+JSON request with {@code A2A-Version: 1.0}; a body is sent as {@code application/a2a+json}. What the
+     * server answers is checked against the pinned 1.0 schema ({@link #assertRestAnswerValid}).
+     */
     private Response rest(String method, String path, String body) throws Exception {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Host", "127.0.0.1:" + port);
         headers.put("A2A-Version", "1.0");
         if (method.equals("POST")) headers.put("Content-Type", "application/a2a+json");
-        return A2aDoorSecurityIT.request(port, method, path, headers, method.equals("POST") && body == null ? "" : body);
+        Response r = A2aDoorSecurityIT.request(port, method, path, headers, method.equals("POST") && body == null ? "" : body);
+        assertRestAnswerValid(method, path, r);
+        return r;
+    }
+
+    /** The 1.0 message each HTTP+JSON route answers with (its body, or each SSE event's data); null for none. */
+    static String restAnswerOf(String method, String path) {
+        String route = path.replaceFirst("\\?.*", "");
+        if (method.equals("POST") && route.endsWith("/message:send")) return "SendMessageResponse";
+        if (method.equals("POST") && (route.endsWith("/message:stream") || route.endsWith(":subscribe"))) return "StreamResponse";
+        if (method.equals("POST") && route.endsWith(":cancel")) return "Task";
+        if (route.matches(".*/tasks/[^/]+/pushNotificationConfigs")) {
+            return method.equals("POST") ? "TaskPushNotificationConfig" : "ListTaskPushNotificationConfigsResponse";
+        }
+        if (route.matches(".*/tasks/[^/]+/pushNotificationConfigs/[^/]+")) return method.equals("GET") ? "TaskPushNotificationConfig" : null;
+        if (method.equals("GET") && route.endsWith("/tasks")) return "ListTasksResponse";
+        if (method.equals("GET") && route.matches(".*/tasks/[^/]+")) return "Task";
+        if (method.equals("GET") && route.endsWith("/extendedAgentCard")) return "AgentCard";
+        return null;
+    }
+
+    /** An HTTP+JSON answer in the 1.0 schema: an error as {@code google.rpc.Status}, else the route's message. */
+    static void assertRestAnswerValid(String method, String path, Response r) throws Exception {
+        if (r.status() >= 400) {
+            A2aV1Schema.assertRestError(r.json());
+            return;
+        }
+        String message = restAnswerOf(method, path);
+        if (message == null) return;
+        String type = r.header("content-type");
+        if (type != null && type.startsWith("text/event-stream")) {
+            for (JsonNode e : events(r)) A2aV1Schema.assertMessage(message, e, method + " " + path + " event");
+        } else {
+            A2aV1Schema.assertMessage(message, r.json(), method + " " + path);
+        }
     }
 
     private JsonNode awaitState(String id, String state) throws Exception {
@@ -560,7 +600,24 @@ class A2aV1IT {
         headers.put("Host", "127.0.0.1:" + port);
         headers.put("Content-Type", "application/json");
         headers.putAll(extra);
-        return A2aDoorSecurityIT.request(port, "POST", path, headers, rq.toString());
+        Response r = A2aDoorSecurityIT.request(port, "POST", path, headers, rq.toString());
+        String version = extra.containsKey("A2A-Version") ? extra.get("A2A-Version")
+                : path.contains("A2A-Version=") ? path.replaceFirst(".*A2A-Version=([^&]*).*", "$1") : null;
+        if (version != null && !version.equals("0.3")) assertRpcAnswerValid(version, method, r);
+        return r;
+    }
+
+    /**
+     * A JSON-RPC answer to a request that did not ask for 0.3, checked against the pinned 1.0 schema: over 1.0 the
+     * method's response (or each streamed event); for a version refused, the 1.0 error it is answered with.
+     */
+    static void assertRpcAnswerValid(String version, String method, Response r) throws Exception {
+        String type = r.header("content-type");
+        List<JsonNode> answers = type != null && type.startsWith("text/event-stream") ? events(r) : List.of(r.json());
+        for (JsonNode a : answers) {
+            if (!version.equals("1.0") || a.has("error")) A2aV1Schema.assertRpcError(a);
+            else A2aV1Schema.assertRpcResponse(method, a);
+        }
     }
 
     private Response get(String path, Map<String, String> extra) throws Exception {

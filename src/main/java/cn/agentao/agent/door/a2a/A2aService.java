@@ -213,9 +213,12 @@ final class A2aService {
         return task(requireString(params, "id"), caller);
     }
 
-    /** The tasks of this process the caller started (1.0's ListTasks shows a caller only its own). */
+    /**
+     * The tasks the caller started (1.0's ListTasks shows a caller only its own): with a shared store, those of every
+     * instance and the ended ones too.
+     */
     List<A2aTask> tasksOf(String caller) {
-        return tasks.all().stream().filter(t -> t.ownedBy(caller)).toList();
+        return List.copyOf(tasks.ownedBy(caller));
     }
 
     ObjectNode get(JsonNode params, String caller) throws A2aException {

@@ -15,12 +15,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class A2aV1Api {
     private final A2aService service;
-    /** The card a caller that passed the token reads ({@code GetExtendedAgentCard}); null when no token is configured. */
+    /**
+     * The card a caller that passed the token reads ({@code GetExtendedAgentCard}), in 1.0's shape alone; null when
+     * no token is configured.
+     */
     private final ObjectNode extendedCard;
 
     A2aV1Api(A2aService service, ObjectNode extendedCard) {
         this.service = service;
-        this.extendedCard = extendedCard;
+        this.extendedCard = extendedCard == null ? null : AgentCard.v1Only(extendedCard);
     }
 
     /** {@code SendMessage}: the task when it ends or pauses for input, or at once with {@code returnImmediately}. */

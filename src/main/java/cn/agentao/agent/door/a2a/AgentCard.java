@@ -35,9 +35,8 @@ final class AgentCard {
         interfaces.addObject().put("url", restUrl).put("protocolBinding", "HTTP+JSON").put("protocolVersion", A2aV1Wire.VERSION);
         interfaces.addObject().put("url", endpointUrl).put("protocolBinding", "JSONRPC").put("protocolVersion", "0.3");
         // the extended card (GetExtendedAgentCard) needs an authenticated caller, so it exists only with a token
-        // no stateTransitionHistory: 0.3's (optional, false when absent) is gone from 1.0's AgentCapabilities
-        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true)
-                .put("extendedAgentCard", tokenRequired);
+        // no stateTransitionHistory: 1.0's AgentCapabilities has no such member, and 0.3 reads its absence as false
+        card.putObject("capabilities").put("streaming", true).put("pushNotifications", true).put("extendedAgentCard", tokenRequired);
         card.putArray("defaultInputModes").add("text/plain").add("application/json").add("image/*");
         card.putArray("defaultOutputModes").add("text/plain");
         ArrayNode skills = card.putArray("skills");
@@ -60,6 +59,24 @@ final class AgentCard {
             card.putArray("security").addObject().putArray(BEARER_SCHEME);
         }
         return card;
+    }
+
+    /**
+     * The card as 1.0 alone has it, for {@code GetExtendedAgentCard} (only 1.0 asks for it): without the members
+     * 0.3 clients read ({@code protocolVersion}, {@code url}, {@code preferredTransport}, {@code additionalInterfaces},
+     * {@code security}), the bearer scheme in 1.0's {@code SecurityScheme} form ({@code httpAuthSecurityScheme}) and
+     * required by {@code securityRequirements}.
+     */
+    static ObjectNode v1Only(ObjectNode card) {
+        ObjectNode v1 = card.deepCopy();
+        v1.remove(List.of("protocolVersion", "url", "preferredTransport", "additionalInterfaces", "security", "securitySchemes"));
+        if (card.path("securitySchemes").has(BEARER_SCHEME)) {
+            ObjectNode bearer = (ObjectNode) card.path("securitySchemes").path(BEARER_SCHEME);
+            v1.putObject("securitySchemes").putObject(BEARER_SCHEME).putObject("httpAuthSecurityScheme")
+                    .put("scheme", bearer.path("scheme").asText()).put("description", bearer.path("description").asText());
+            v1.putArray("securityRequirements").addObject().putObject("schemes").putObject(BEARER_SCHEME).putArray("list");
+        }
+        return v1;
     }
 
     private static String firstSentence(String text) {

@@ -9,9 +9,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -67,6 +69,24 @@ final class PostgresTaskRepository implements TaskRepository {
                     return Optional.of(new StoredTask(id, rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
                             rs.getTimestamp(5).toInstant()));
                 }
+            }
+        });
+    }
+
+    @Override
+    public List<StoredTask> ownedBy(String owner) {
+        return call("list the tasks of a caller", c -> {
+            try (PreparedStatement ps = c.prepareStatement("select id, context_id, state, body, cancel_requested, updated_at"
+                    + " from agent_tasks where body::jsonb ->> 'owner' = ? order by updated_at desc, id")) {
+                ps.setString(1, owner);
+                List<StoredTask> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new StoredTask(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
+                                rs.getTimestamp(6).toInstant()));
+                    }
+                }
+                return out;
             }
         });
     }

@@ -88,6 +88,29 @@ final class SharedTaskStore implements TaskStore {
     @Override
     public Collection<A2aTask> all() { return List.copyOf(local.values()); }
 
+    /**
+     * The caller's tasks in the store (every instance's, ended ones until they expire), with this process's own as
+     * they are now; another instance's open task that instance abandoned is ended as {@link #find} ends it. A store
+     * that cannot be read is an error, not a shorter list.
+     */
+    @Override
+    public Collection<A2aTask> ownedBy(String caller) {
+        if (caller == null) return List.of();
+        Map<String, A2aTask> out = new LinkedHashMap<>();
+        for (TaskRepository.StoredTask stored : repository.ownedBy(caller)) {
+            if (local.containsKey(stored.id())) continue;
+            ObjectNode body = parse(stored);
+            if (body == null) continue;
+            A2aTask task = A2aTask.fromSnapshot(body);
+            endIfAbandoned(task, stored, "failed", ABANDONED_AFTER);
+            out.put(stored.id(), task);
+        }
+        for (A2aTask t : local.values()) {
+            if (t.ownedBy(caller)) out.put(t.id(), t);
+        }
+        return out.values().stream().filter(t -> t.ownedBy(caller)).toList();
+    }
+
     @Override
     public boolean isLocal(A2aTask task) { return local.get(task.id()) == task; }
 

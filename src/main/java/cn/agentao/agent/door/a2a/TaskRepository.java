@@ -6,6 +6,7 @@ import cn.agentao.agent.store.postgres.PostgresSessionRepository;
 
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -30,6 +31,13 @@ public interface TaskRepository {
     void save(String id, String contextId, String state, String body);
 
     Optional<StoredTask> find(String id);
+
+    /**
+     * Every stored task whose document names {@code owner} in its {@code owner} member (the one member of the
+     * documents the repository reads: {@code ListTasks} shows a caller its own tasks, from every instance, ended
+     * ones too), most recently updated first.
+     */
+    List<StoredTask> ownedBy(String owner);
 
     /** Asks whoever runs the task to cancel it; false if there is no such task. */
     boolean requestCancel(String id);

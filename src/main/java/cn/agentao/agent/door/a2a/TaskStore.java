@@ -21,6 +21,14 @@ public interface TaskStore extends AutoCloseable {
     /** The tasks of this process. */
     Collection<A2aTask> all();
 
+    /**
+     * The tasks {@code caller} started that {@code ListTasks} shows: of this process, and for a shared store also those
+     * of the other instances and those that ended (as stored).
+     */
+    default Collection<A2aTask> ownedBy(String caller) {
+        return all().stream().filter(t -> t.ownedBy(caller)).toList();
+    }
+
     /** Whether the task runs in this process (else another instance runs it). */
     default boolean isLocal(A2aTask task) { return true; }
 
