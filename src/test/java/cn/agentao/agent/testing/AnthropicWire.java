@@ -161,6 +161,23 @@ final class AnthropicWire implements Wire {
                     }
                     outputTokens += call.pieces();
                 }
+                case Script.WebSearch search -> {
+                    String id = "srvtoolu_fake_" + IDS.incrementAndGet();
+                    content.addObject().put("type", "server_tool_use").put("id", id).put("name", "web_search")
+                            .putObject("input").put("query", search.query());
+                    ObjectNode result = content.addObject().put("type", "web_search_tool_result").put("tool_use_id", id);
+                    ArrayNode found = result.putArray("content");
+                    for (Script.Page page : search.pages()) {
+                        found.addObject().put("type", "web_search_result").put("url", page.url()).put("title", page.title())
+                                .put("encrypted_content", "ZmFrZQ==").put("page_age", "April 1, 2026");
+                    }
+                    for (Script.Page page : search.pages()) {
+                        ObjectNode text = content.addObject().put("type", "text").put("text", page.snippet());
+                        text.putArray("citations").addObject().put("type", "web_search_result_location").put("url", page.url())
+                                .put("title", page.title()).put("encrypted_index", "ZmFrZQ==").put("cited_text", page.snippet());
+                    }
+                    outputTokens += search.pages().size();
+                }
                 default -> {}
             }
         }

@@ -31,7 +31,8 @@ import java.util.function.Predicate;
 /**
  * The one fake in this project's tests: a real HTTP server on 127.0.0.1 that answers like a language model.
  * It speaks OpenAI Chat Completions ({@code POST …/chat/completions}) and Anthropic Messages
- * ({@code POST …/messages}), streamed (SSE) or not, and plays {@link Script}s.
+ * ({@code POST …/messages}), streamed (SSE) or not, and OpenAI's Responses API ({@code POST …/responses}, not
+ * streamed: what a provider-side web search uses), and plays {@link Script}s.
  *
  * <p>Which script answers a request: the first {@linkplain #when rule} whose matcher accepts it and still has a
  * reply; else the head of the {@linkplain #enqueue queue}; else the {@linkplain #whenEmpty empty-queue answer},
@@ -278,7 +279,8 @@ public final class FakeModelServer implements AutoCloseable {
             return;
         }
         RecordedRequest.Api api = path.endsWith("/chat/completions") ? RecordedRequest.Api.OPENAI
-                : path.endsWith("/messages") ? RecordedRequest.Api.ANTHROPIC : null;
+                : path.endsWith("/messages") ? RecordedRequest.Api.ANTHROPIC
+                : path.endsWith("/responses") ? RecordedRequest.Api.OPENAI_RESPONSES : null;
         if (api == null || !"POST".equals(exchange.getRequestMethod())) {
             respond(exchange, 404, "{\"error\":{\"message\":\"fake model server: no such endpoint " + path + "\"}}");
             return;

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 public final class RecordedRequest {
 
     /** Which API the request was for. */
-    public enum Api { OPENAI, ANTHROPIC }
+    public enum Api { OPENAI, ANTHROPIC, OPENAI_RESPONSES }
 
     private final Api api;
     private final String method;
@@ -80,9 +80,12 @@ public final class RecordedRequest {
 
     /**
      * The text of the last user message that has text (OpenAI: role {@code user}; Anthropic: a user turn with text
-     * blocks, so tool results do not count), or "" if there is none.
+     * blocks, so tool results do not count; the Responses API: its {@code input} text), or "" if there is none.
      */
     public String lastUserMessage() {
+        if (api == Api.OPENAI_RESPONSES && body.path("input").isTextual()) {
+            return body.path("input").asText();
+        }
         JsonNode messages = messages();
         for (int i = messages.size() - 1; i >= 0; i--) {
             JsonNode message = messages.get(i);

@@ -66,6 +66,7 @@ final class ReplyPlayer {
                 }
                 case Script.Finish finish -> {}
                 case Script.Usage u -> {}
+                case Script.WebSearch search -> {} // answered in complete (non-streamed) replies only
             }
         }
         emitter.end(script.finishReason(), usage != null ? usage.input() : estimatedInputTokens,

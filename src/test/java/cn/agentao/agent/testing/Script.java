@@ -71,6 +71,17 @@ public final class Script {
     /** Send nothing more until the client goes away (the server notices and records it). */
     public record Hang() implements Step {}
 
+    /**
+     * The provider's own web search, run on its side (OpenAI's {@code web_search} tool in the Responses API,
+     * Anthropic's {@code web_search_20250305} server tool): the pages it found, then an answer citing each
+     * ({@code url_citation} annotations / {@code web_search_result_location} citations, the snippet as the cited text).
+     * In a non-streamed answer only; a stream leaves it out.
+     */
+    public record WebSearch(String query, List<Page> pages) implements Step {}
+
+    /** One page a provider's web search found. */
+    public record Page(String title, String url, String snippet) {}
+
     /** An error answer instead of a reply. */
     public record HttpError(int status, String body, Map<String, String> headers) {}
 
@@ -117,6 +128,11 @@ public final class Script {
 
     public Script toolCall(String id, String name, String argumentsJson) {
         return toolCall(id, name, argumentsJson, 3);
+    }
+
+    /** A provider-side web search for {@code query} that found {@code pages} (see {@link WebSearch}). */
+    public Script webSearch(String query, Page... pages) {
+        return add(new WebSearch(query, List.of(pages)));
     }
 
     public Script finish(String reason) {
@@ -236,7 +252,7 @@ public final class Script {
      * "times": 2, "retryAfter": 1, "headers": {...}}}}, or {@code {"steps": [...]}} with steps {@code {"text": ["a",
      * "b"]}}, {@code {"reasoning": [...]}}, {@code {"toolCall": {"id", "name", "arguments", "pieces"}}},
      * {@code {"finish": "stop"}}, {@code {"usage": {"input": 1, "output": 2}}}, {@code {"delay": 50}},
-     * {@code {"pause": 100}}, {@code {"drop": true}}, {@code {"hang": true}}, {@code {"truncate": true}}, {@code {"raw": "data: x\n\n"}},
+     * {@code {"pause": 100}}, {@code {"webSearch": {"query", "pages": [{"title", "url", "snippet"}]}}}, {@code {"drop": true}}, {@code {"hang": true}}, {@code {"truncate": true}}, {@code {"raw": "data: x\n\n"}},
      * {@code {"streamError": {"type": "server_error", "message": "..."}}}. A bare array is taken as the steps.
      */
     public static Script fromJson(JsonNode node) {
@@ -276,6 +292,12 @@ public final class Script {
                 script.pause(step.get("pause").asLong());
             } else if (step.has("drop")) {
                 script.dropConnection();
+            } else if (step.has("webSearch")) {
+                JsonNode search = step.get("webSearch");
+                List<Page> pages = new ArrayList<>();
+                search.path("pages").forEach(page -> pages.add(new Page(page.path("title").asText(), page.path("url").asText(),
+                        page.path("snippet").asText())));
+                script.webSearch(search.path("query").asText(), pages.toArray(Page[]::new));
             } else if (step.has("hang")) {
                 script.hang();
             } else if (step.has("raw")) {

@@ -12,6 +12,10 @@ interface Wire {
     String errorBody(int status);
 
     static Wire of(RecordedRequest.Api api) {
-        return api == RecordedRequest.Api.OPENAI ? new OpenAiWire() : new AnthropicWire();
+        return switch (api) {
+            case OPENAI -> new OpenAiWire();
+            case ANTHROPIC -> new AnthropicWire();
+            case OPENAI_RESPONSES -> new ResponsesWire();
+        };
     }
 }

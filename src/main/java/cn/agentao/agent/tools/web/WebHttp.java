@@ -42,6 +42,12 @@ final class WebHttp {
         return HttpRequest.newBuilder(target).timeout(REQUEST_TIMEOUT).GET();
     }
 
+    /** A POST of the JSON {@code body} to {@code target}, allowed {@code timeout} for the whole answer. */
+    static HttpRequest.Builder postJson(URI target, String body, Duration timeout) {
+        return HttpRequest.newBuilder(target).timeout(timeout).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** Sends {@code builder}'s request to {@code target}; a cancelled turn ends the wait with InterruptedException. */
     static HttpResponse<InputStream> send(HttpRequest.Builder builder, URI target, ToolContext ctx)
             throws IOException, InterruptedException {

@@ -52,6 +52,8 @@ public final class WebSearchTool implements Tool {
     static final int MAX_SNIPPET = 400;
     static final int MAX_URL = 2048;
     static final int MAX_QUERY = 400;
+    /** A provider's search is a model call of its own (it searches, reads and answers): longer than a search API's. */
+    static final java.time.Duration PROVIDER_TIMEOUT = java.time.Duration.ofSeconds(120);
 
     private static final ObjectNode SCHEMA = ToolArgs.schema("""
             {"type":"object","properties":{
@@ -104,10 +106,12 @@ public final class WebSearchTool implements Tool {
         return URI.create(switch (config.backend()) {
             case SEARXNG -> base + "/search?q=" + q + "&format=json";
             case BRAVE -> base + "/res/v1/web/search?q=" + q + "&count=" + count;
+            case TAVILY -> base + "/search";
+            case OPENAI, ANTHROPIC -> base + ProviderSearch.path(config.backend());
         });
     }
 
-    /** One result, cleaned: a title and snippet on one line each, an http(s) address. */
+    /** One result: as a backend gives it, then cleaned (a title and snippet on one line each, an http(s) address). */
     record Result(String title, String url, String snippet) {}
 
     private final class Invocation implements ToolInvocation {
@@ -124,7 +128,9 @@ public final class WebSearchTool implements Tool {
         }
 
         @Override
-        public String title() { return "Search the web: " + query; }
+        public String title() {
+            return "Search the web" + (config.providerSearch() ? " (through " + label() + ")" : "") + ": " + query;
+        }
 
         @Override
         public List<ToolCallLocation> locations() { return List.of(); }
@@ -136,21 +142,32 @@ public final class WebSearchTool implements Tool {
         public ToolResult run(ToolProgress progress) throws IOException, InterruptedException {
             Optional<String> refused = guard.refusal(uri);
             if (refused.isPresent()) return ToolResult.error("Refused to search at " + config.baseUrl() + ": " + refused.get() + ".");
-            HttpRequest.Builder request = WebHttp.get(uri)
-                    .header("User-Agent", "agent/0.1 (+https://agentclientprotocol.com) web_search")
-                    .header("Accept", "application/json");
-            if (config.backend() == WebSearchConfig.Backend.BRAVE) {
-                String key = config.key();
+            String key = null;
+            if (config.keyVariable() != null) {
+                key = config.key();
                 if (key == null) {
-                    return ToolResult.error("Web search is not set up: the Brave Search API key is missing. Set the environment "
+                    return ToolResult.error("Web search is not set up: the " + label() + " key is missing. Set the environment "
                             + "variable " + config.keyVariable() + " (or put it in the agent's .env) and try again.");
                 }
-                request.header("X-Subscription-Token", key);
+            }
+            HttpRequest.Builder request = switch (config.backend()) {
+                case SEARXNG, BRAVE -> WebHttp.get(uri);
+                case TAVILY -> WebHttp.postJson(uri, Json.object().put("query", query).put("max_results", count)
+                        .put("search_depth", "basic").toString(), WebHttp.REQUEST_TIMEOUT);
+                case OPENAI, ANTHROPIC -> WebHttp.postJson(uri, ProviderSearch.body(config.backend(), config.model(), query, count),
+                        PROVIDER_TIMEOUT);
+            };
+            request.header("User-Agent", "agent/0.1 (+https://agentclientprotocol.com) web_search").header("Accept", "application/json");
+            switch (config.backend()) {
+                case BRAVE -> request.header("X-Subscription-Token", key);
+                case TAVILY, OPENAI -> request.header("Authorization", "Bearer " + key);
+                case ANTHROPIC -> request.header("x-api-key", key).header("anthropic-version", ProviderSearch.ANTHROPIC_VERSION);
+                case SEARXNG -> {}
             }
             HttpResponse<InputStream> response = WebHttp.send(request, uri, ctx);
             int status = response.statusCode();
             WebHttp.Body body = WebHttp.read(response.body(), MAX_BODY_BYTES, ctx);
-            String backend = config.backend().name().toLowerCase(Locale.ROOT);
+            String backend = label();
             if (status == 407) {
                 return ToolResult.error("Cannot search" + Network.get().via(uri) + ": " + NetworkFailures.proxyAuthenticationRequired() + ".");
             }
@@ -164,7 +181,9 @@ public final class WebSearchTool implements Tool {
                         + (config.backend() == WebSearchConfig.Backend.SEARXNG ? ": the instance must allow the json format" : "") + ".");
             }
             if (status == 429) return ToolResult.error("The search API (" + backend + ") is rate-limiting requests (HTTP 429); try again later.");
-            if (status != 200) return ToolResult.error("The search API (" + backend + ") failed: HTTP " + status + ".");
+            if (status != 200) {
+                return ToolResult.error("The search API (" + backend + ") failed: HTTP " + status + providerReason(body) + ".");
+            }
             JsonNode root;
             try {
                 root = body.cut() ? null : Json.mapper().readTree(body.bytes());
@@ -175,21 +194,49 @@ public final class WebSearchTool implements Tool {
                 return ToolResult.error("The search API (" + backend + ") did not answer with JSON"
                         + (body.cut() ? " (more than " + MAX_BODY_BYTES + " bytes)" : "") + ".");
             }
-            return result(results(root));
+            if (config.providerSearch()) {
+                ProviderSearch.Found found = ProviderSearch.read(config.backend(), root);
+                if (found.error() != null) return ToolResult.error("Cannot search: " + clean(found.error(), MAX_SNIPPET) + ".");
+                return result(cleaned(found.results()));
+            }
+            return result(cleaned(raw(root)));
         }
 
-        private List<Result> results(JsonNode root) {
+        /** The search API's results as it gives them. */
+        private List<Result> raw(JsonNode root) {
             JsonNode items = config.backend() == WebSearchConfig.Backend.BRAVE ? root.path("web").path("results") : root.path("results");
             String snippetField = config.backend() == WebSearchConfig.Backend.BRAVE ? "description" : "content";
             List<Result> out = new ArrayList<>();
             for (JsonNode item : items) {
-                if (out.size() >= count) break;
-                String url = item.path("url").asText("").strip();
-                if (!webAddress(url)) continue;
-                String title = clean(item.path("title").asText(""), MAX_TITLE);
-                out.add(new Result(title.isEmpty() ? url : title, url, clean(item.path(snippetField).asText(""), MAX_SNIPPET)));
+                out.add(new Result(item.path("title").asText(""), item.path("url").asText(""), item.path(snippetField).asText("")));
             }
             return out;
+        }
+
+        /** At most {@code count} results with an http(s) address, each once, titles and snippets cleaned and cut. */
+        private List<Result> cleaned(List<Result> raw) {
+            List<Result> out = new ArrayList<>();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (Result r : raw) {
+                if (out.size() >= count) break;
+                String url = r.url() == null ? "" : r.url().strip();
+                if (!webAddress(url) || !seen.add(url)) continue;
+                String title = clean(r.title() == null ? "" : r.title(), MAX_TITLE);
+                out.add(new Result(title.isEmpty() ? url : title, url, clean(r.snippet() == null ? "" : r.snippet(), MAX_SNIPPET)));
+            }
+            return out;
+        }
+
+        /** For a provider's search, the reason its error body gives (cleaned and cut), else nothing. */
+        private String providerReason(WebHttp.Body body) {
+            if (!config.providerSearch() || body.cut()) return "";
+            try {
+                JsonNode error = Json.mapper().readTree(body.bytes()).path("error");
+                String message = error.path("message").asText("");
+                return message.isBlank() ? "" : ": " + clean(message, MAX_SNIPPET);
+            } catch (IOException | RuntimeException e) {
+                return "";
+            }
         }
 
         private ToolResult result(List<Result> results) {
@@ -212,10 +259,15 @@ public final class WebSearchTool implements Tool {
                 text.append("\nNo results.\n");
                 display.add(ToolCallContent.text("No results for " + oneLine(query)));
             }
-            ObjectNode rawOutput = Json.object().put("query", query).put("backend", config.backend().name().toLowerCase(Locale.ROOT));
+            ObjectNode rawOutput = Json.object().put("query", query).put("backend", label());
             rawOutput.set("results", raw);
             return new ToolResult(text.toString(), display, false, rawOutput);
         }
+    }
+
+    /** The backend as the user named it, for messages ("searxng", "brave", "tavily", "openai", "anthropic"). */
+    private String label() {
+        return config.backend().name().toLowerCase(Locale.ROOT);
     }
 
     private static boolean webAddress(String url) {

@@ -3,6 +3,7 @@ package cn.agentao.agent.tools.web;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.testing.AgentProcess;
 import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.RecordedRequest;
 import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.util.Json;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,7 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** web_search through the real agent over ACP, answered by a fake SearXNG on loopback. */
+/**
+ * web_search through the real agent over ACP, answered by a fake SearXNG on loopback, or by the provider's own search
+ * (the scripted model server answering the Responses API and Anthropic's web search server tool).
+ */
 class WebSearchIT {
     @TempDir
     Path dir;
@@ -72,9 +76,13 @@ class WebSearchIT {
     }
 
     void startAgent(String configJson) throws Exception {
+        startAgent(configJson, model.openAiEnvironment());
+    }
+
+    void startAgent(String configJson, Map<String, String> modelEnv) throws Exception {
         Path config = Files.createDirectories(dir.resolve("config/agent"));
         if (configJson != null) Files.writeString(config.resolve("config.json"), configJson);
-        Map<String, String> env = new HashMap<>(model.openAiEnvironment());
+        Map<String, String> env = new HashMap<>(modelEnv);
         env.put("XDG_CONFIG_HOME", dir.resolve("config").toString());
         env.put("AGENT_SESSIONS_DIR", dir.resolve("store").toString());
         env.put(NetworkGuard.ALLOW_PRIVATE_NETWORK, "1");
@@ -92,9 +100,83 @@ class WebSearchIT {
     }
 
     List<String> toolsOffered() {
+        return toolsOffered(model.lastRequest());
+    }
+
+    static List<String> toolsOffered(RecordedRequest request) {
         List<String> names = new ArrayList<>();
-        model.lastRequest().tools().forEach(t -> names.add(t.path("function").path("name").asText()));
+        request.tools().forEach(t -> names.add(t.has("function") ? t.path("function").path("name").asText() : t.path("name").asText()));
         return names;
+    }
+
+    /** The last tool_call_update of {@code callId} with content. */
+    JsonNode lastUpdateWithContent(String callId) {
+        JsonNode last = null;
+        for (JsonNode u : agent.updates(id)) {
+            if ("tool_call_update".equals(u.path("sessionUpdate").asText()) && callId.equals(u.path("toolCallId").asText())
+                    && u.has("content")) last = u;
+        }
+        assertNotNull(last, agent.updates(id).toString());
+        return last;
+    }
+
+    static final Script.Page PAGE = new Script.Page("Records in Java", "https://docs.example/records",
+            "A record is a transparent carrier for data.");
+
+    @Test
+    void openAisOwnSearchAnswersThroughAcpAsResourceLinks() throws Exception {
+        startAgent("{\"webSearch\":{\"backend\":\"provider\"}}");
+        model.enqueue(Script.reply().toolCall("call_p", "web_search", "{\"query\":\"java records\"}", 3),
+                Script.reply().webSearch("java records", PAGE), Script.textReply("done"));
+        JsonNode r = agent.call("session/prompt", AgentProcess.prompt(id, "search for java records"), Duration.ofSeconds(60));
+        assertEquals("end_turn", r.path("result").path("stopReason").asText(), r.toString());
+
+        List<RecordedRequest> requests = model.requests();
+        assertTrue(toolsOffered(requests.get(0)).contains("web_search"), toolsOffered(requests.get(0)).toString());
+        RecordedRequest search = requests.get(1);
+        assertEquals("/v1/responses", search.path());
+        assertEquals("web_search", search.tools().get(0).path("type").asText());
+        assertEquals("Bearer " + FakeModelServer.API_KEY, search.header("authorization"));
+        assertEquals(1, questions.size(), "asked like a fetch in the default mode");
+        JsonNode block = lastUpdateWithContent("call_p").path("content").get(0).path("content");
+        assertEquals("resource_link", block.path("type").asText(), block.toString());
+        assertEquals("https://docs.example/records", block.path("uri").asText());
+        assertEquals("Records in Java", block.path("title").asText());
+        assertEquals("A record is a transparent carrier for data.", block.path("description").asText());
+        String toModel = null;
+        for (JsonNode m : model.lastRequest().messages()) {
+            if ("tool".equals(m.path("role").asText()) && "call_p".equals(m.path("tool_call_id").asText())) toModel = m.path("content").asText();
+        }
+        assertNotNull(toModel);
+        assertTrue(toModel.contains("1. Records in Java\n   https://docs.example/records"), toModel);
+    }
+
+    @Test
+    void anthropicsOwnSearchAnswersThroughAcpAsResourceLinks() throws Exception {
+        startAgent("{\"webSearch\":{\"backend\":\"provider\"}}", model.anthropicEnvironment());
+        model.enqueue(Script.reply().toolCall("toolu_p", "web_search", "{\"query\":\"java records\"}", 3),
+                Script.reply().webSearch("java records", PAGE), Script.textReply("done"));
+        JsonNode r = agent.call("session/prompt", AgentProcess.prompt(id, "search for java records"), Duration.ofSeconds(60));
+        assertEquals("end_turn", r.path("result").path("stopReason").asText(), r.toString());
+
+        RecordedRequest search = model.requests().get(1);
+        assertEquals("/v1/messages", search.path());
+        assertFalse(search.streaming());
+        assertEquals("web_search_20250305", search.tools().get(0).path("type").asText());
+        assertEquals(1, search.tools().get(0).path("max_uses").asInt());
+        assertEquals(FakeModelServer.API_KEY, search.header("x-api-key"));
+        JsonNode block = lastUpdateWithContent("toolu_p").path("content").get(0).path("content");
+        assertEquals("resource_link", block.path("type").asText(), block.toString());
+        assertEquals("https://docs.example/records", block.path("uri").asText());
+        assertEquals("A record is a transparent carrier for data.", block.path("description").asText());
+    }
+
+    @Test
+    void offTurnsTheProvidersSearchOff() throws Exception {
+        startAgent("{\"webSearch\":{\"backend\":\"off\"}}");
+        model.enqueue(Script.textReply("hello"));
+        agent.call("session/prompt", AgentProcess.prompt(id, "hi"), Duration.ofSeconds(60));
+        assertFalse(toolsOffered().contains("web_search"), toolsOffered().toString());
     }
 
     @Test

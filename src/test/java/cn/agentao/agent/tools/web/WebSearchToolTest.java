@@ -10,6 +10,11 @@ import cn.agentao.agent.core.tool.ToolProgress;
 import cn.agentao.agent.core.tool.ToolResult;
 import cn.agentao.agent.config.ConfigLocations;
 import cn.agentao.agent.model.ModelCatalog;
+import cn.agentao.agent.model.ProviderKind;
+import cn.agentao.agent.model.ResolvedProvider;
+import cn.agentao.agent.testing.FakeModelServer;
+import cn.agentao.agent.testing.RecordedRequest;
+import cn.agentao.agent.testing.Script;
 import cn.agentao.agent.permission.Mode;
 import cn.agentao.agent.permission.NetworkGuard;
 import cn.agentao.agent.permission.PermissionEngine;
@@ -47,7 +52,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** web_search against a fake SearXNG and a fake Brave Search API on loopback (real HTTP, private network allowed). */
+/**
+ * web_search against a fake SearXNG, a fake Brave Search API and a fake Tavily on loopback, and through the provider's
+ * own search answered by the scripted model server (real HTTP, private network allowed).
+ */
 @Timeout(30)
 class WebSearchToolTest {
     static final String KEY = "brv-test-key-0123456789abcdef";
@@ -57,6 +65,9 @@ class WebSearchToolTest {
     HttpServer searxng;
     HttpServer brave;
     HttpServer elsewhere;
+    HttpServer tavily;
+    final List<String> tavilyBodies = new CopyOnWriteArrayList<>();
+    final List<String> tavilyAuthorizations = new CopyOnWriteArrayList<>();
     final List<HttpExchangeRecord> searxngRequests = new CopyOnWriteArrayList<>();
     final List<HttpExchangeRecord> braveRequests = new CopyOnWriteArrayList<>();
     final List<HttpExchangeRecord> elsewhereRequests = new CopyOnWriteArrayList<>();
@@ -79,11 +90,35 @@ class WebSearchToolTest {
             }
         });
         elsewhere = server(elsewhereRequests, ex -> send(ex, 200, braveAnswer()));
+        tavily = server(new CopyOnWriteArrayList<>(), ex -> {
+            tavilyBodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            String auth = ex.getRequestHeaders().getFirst("Authorization");
+            tavilyAuthorizations.add(String.valueOf(auth));
+            if (!"POST".equals(ex.getRequestMethod()) || !"/search".equals(ex.getRequestURI().getPath())) {
+                send(ex, 404, "{\"detail\":{\"error\":\"not found\"}}");
+            } else if (!("Bearer " + TAVILY_KEY).equals(auth)) {
+                send(ex, 401, "{\"detail\":{\"error\":\"Unauthorized: missing or invalid API key.\"}}");
+            } else {
+                send(ex, 200, tavilyAnswer());
+            }
+        });
     }
+
+    static final String TAVILY_KEY = "tvly-test-0123456789abcdef";
 
     @AfterEach
     void stop() {
-        for (HttpServer s : List.of(searxng, brave, elsewhere)) s.stop(0);
+        for (HttpServer s : List.of(searxng, brave, elsewhere, tavily)) s.stop(0);
+    }
+
+    private static String tavilyAnswer() {
+        var root = Json.object().put("query", "java records").put("response_time", 0.8);
+        var results = root.putArray("results");
+        results.addObject().put("title", "Records &amp; classes").put("url", "https://tavily.example/records")
+                .put("content", "A <b>record</b> is a carrier").put("score", 0.9);
+        results.addObject().put("title", "Bad").put("url", "file:///etc/passwd").put("content", "x").put("score", 0.5);
+        results.addObject().put("title", "Second").put("url", "https://tavily.example/two").put("content", "More").put("score", 0.4);
+        return root.toString();
     }
 
     interface Handler { void handle(HttpExchange ex) throws IOException; }
@@ -318,5 +353,186 @@ class WebSearchToolTest {
         Map<String, String> child = ChildEnvironment.of(env, credentials, List.of(dir)).variables();
         assertFalse(child.containsKey("SEARCHY"), child.toString());
         assertTrue(child.containsKey("HOME"));
+    }
+
+    @Test
+    void tavilyGetsTheQueryInAPostAndTheKeyAsABearerTokenOnly() throws Exception {
+        String entry = "{\"backend\":\"tavily\",\"baseUrl\":\"" + base(tavily) + "\"}";
+        Tool tool = new WebSearchTool(privateAllowed(), config(entry, Map.of("TAVILY_API_KEY", TAVILY_KEY)));
+        ToolInvocation call = tool.prepare(json("{\"query\":\"java records\",\"count\":4}"), ToolTestSupport.context(dir));
+        ToolResult r = call.run(ToolProgress.NONE);
+
+        assertFalse(r.isError(), r.forModel());
+        assertEquals(List.of("Bearer " + TAVILY_KEY), tavilyAuthorizations);
+        var body = Json.mapper().readTree(tavilyBodies.get(0));
+        assertEquals("java records", body.path("query").asText());
+        assertEquals(4, body.path("max_results").asInt());
+        assertFalse(tavilyBodies.get(0).contains(TAVILY_KEY), "the key is not in the body");
+        assertEquals(List.of("https://tavily.example/records", "https://tavily.example/two"),
+                links(r).stream().map(ContentBlock.ResourceLink::uri).toList()); // the file: address left out
+        assertEquals("Records & classes", links(r).get(0).title());
+        assertEquals("A record is a carrier", links(r).get(0).description());
+        assertEquals("tavily", r.rawOutput().path("backend").asText());
+        String everything = r.forModel() + r.display() + r.rawOutput() + call.title() + call.permission() + tool + config(entry, Map.of("TAVILY_API_KEY", TAVILY_KEY));
+        assertFalse(everything.contains(TAVILY_KEY), everything);
+        assertTrue(call.permission().toString().contains(base(tavily) + "/search"), call.permission().toString());
+    }
+
+    @Test
+    void tavilyWithoutItsKeyOrWithAWrongOneSaysSoAndTheDefaultAddressIsTavilys() throws Exception {
+        String entry = "{\"backend\":\"tavily\",\"baseUrl\":\"" + base(tavily) + "\"}";
+        ToolResult missing = search(new WebSearchTool(privateAllowed(), config(entry, Map.of())), "{\"query\":\"q\"}");
+        assertTrue(missing.isError() && missing.forModel().contains("TAVILY_API_KEY"), missing.forModel());
+        assertEquals(List.of(), tavilyBodies, "nothing sent without a key");
+        ToolResult wrong = search(new WebSearchTool(privateAllowed(), config(entry, Map.of("TAVILY_API_KEY", "tvly-wrong-key-000000"))),
+                "{\"query\":\"q\"}");
+        assertTrue(wrong.isError() && wrong.forModel().contains("HTTP 401") && wrong.forModel().contains("TAVILY_API_KEY"), wrong.forModel());
+        assertFalse(wrong.forModel().contains("tvly-wrong-key"), wrong.forModel());
+
+        WebSearchConfig defaults = config("{\"backend\":\"tavily\",\"apiKeyEnv\":\"MY_TAVILY\"}", Map.of());
+        assertEquals(WebSearchConfig.TAVILY_BASE_URL, defaults.baseUrl().toString());
+        assertEquals("MY_TAVILY", defaults.keyVariable());
+    }
+
+    @Test
+    void tavilysKeyIsKeptFromChildProcesses() throws Exception {
+        Map<String, String> env = Map.of("TAVILY_API_KEY", TAVILY_KEY, "HOME", dir.toString(),
+                "XDG_CONFIG_HOME", dir.resolve("config").toString());
+        Credentials credentials = Credentials.load(env, ConfigLocations.standard(dir, env), ModelCatalog.load(env, ConfigLocations.standard(dir, env)));
+        Map<String, String> child = ChildEnvironment.of(env, credentials, List.of(dir)).variables();
+        assertFalse(child.containsKey("TAVILY_API_KEY"), child.toString());
+        assertFalse(child.containsValue(TAVILY_KEY), child.toString());
+        assertTrue(child.containsKey("HOME"));
+    }
+
+    // ---------------------------------------------------------------- the provider's own search
+
+    private static WebSearchConfig.DefaultModel provider(ProviderKind kind, String baseUrl) {
+        String id = kind == ProviderKind.ANTHROPIC ? "anthropic" : kind == ProviderKind.OLLAMA ? "ollama" : "openai";
+        return new WebSearchConfig.DefaultModel(new ResolvedProvider(id, kind, baseUrl, FakeModelServer.API_KEY,
+                id.toUpperCase(java.util.Locale.ROOT) + "_API_KEY (from the environment)"), FakeModelServer.MODEL);
+    }
+
+    private static WebSearchConfig.Loaded providerConfig(String entry, WebSearchConfig.DefaultModel model) {
+        return WebSearchConfig.parse(entry == null ? null : json(entry), "config.json", n -> null, () -> model);
+    }
+
+    private static final Script.Page[] PAGES = {
+            new Script.Page("Records in Java", "https://docs.example/records", "A record is a transparent carrier for data."),
+            new Script.Page("JEP 395", "https://openjdk.example/jeps/395", "Records: classes that act as carriers of immutable data."),
+    };
+
+    @Test
+    void openAisOwnSearchIsOneResponsesRequestWithItsWebSearchToolAndItsCitationsComeBackAsLinks() throws Exception {
+        try (FakeModelServer model = FakeModelServer.start()) {
+            model.enqueue(Script.reply().webSearch("java records", PAGES));
+            WebSearchConfig config = providerConfig("{\"backend\":\"provider\"}", provider(ProviderKind.OPENAI_COMPATIBLE, model.baseUrl())).config();
+            assertEquals(WebSearchConfig.Backend.OPENAI, config.backend());
+            Tool tool = new WebSearchTool(privateAllowed(), config);
+            ToolInvocation call = tool.prepare(json("{\"query\":\"java records\"}"), ToolTestSupport.context(dir));
+            ToolResult r = call.run(ToolProgress.NONE);
+
+            assertFalse(r.isError(), r.forModel());
+            RecordedRequest sent = model.lastRequest();
+            assertEquals(RecordedRequest.Api.OPENAI_RESPONSES, sent.api());
+            assertEquals("/v1/responses", sent.path());
+            assertEquals("Bearer " + FakeModelServer.API_KEY, sent.header("authorization"));
+            assertEquals(FakeModelServer.MODEL, sent.model());
+            assertEquals("web_search", sent.tools().get(0).path("type").asText());
+            assertTrue(sent.body().path("input").asText().contains("java records"), sent.rawBody());
+            assertFalse(sent.body().path("stream").asBoolean(false));
+            List<ContentBlock.ResourceLink> links = links(r);
+            assertEquals(List.of("https://docs.example/records", "https://openjdk.example/jeps/395"),
+                    links.stream().map(ContentBlock.ResourceLink::uri).toList());
+            assertEquals("Records in Java", links.get(0).title());
+            assertEquals("A record is a transparent carrier for data.", links.get(0).description());
+            assertTrue(r.forModel().contains("1. Records in Java\n   https://docs.example/records\n   A record is a transparent carrier for data.\n"),
+                    r.forModel());
+            assertEquals("openai", r.rawOutput().path("backend").asText());
+            assertTrue(call.title().contains("through openai"), call.title());
+            assertTrue(call.permission().toString().contains(model.baseUrl() + "/responses"), call.permission().toString());
+            String everything = r.forModel() + r.display() + r.rawOutput() + call.title() + call.permission() + config;
+            assertFalse(everything.contains(FakeModelServer.API_KEY), everything);
+        }
+    }
+
+    @Test
+    void anthropicsOwnSearchIsTheServerToolWithOneUseAndItsResultsComeBackAsLinks() throws Exception {
+        try (FakeModelServer model = FakeModelServer.start()) {
+            model.enqueue(Script.reply().webSearch("java records", PAGES));
+            WebSearchConfig config = providerConfig("{\"backend\":\"provider\",\"model\":\"claude-haiku\"}",
+                    provider(ProviderKind.ANTHROPIC, model.baseUrl())).config();
+            ToolResult r = search(new WebSearchTool(privateAllowed(), config), "{\"query\":\"java records\",\"count\":1}");
+
+            assertFalse(r.isError(), r.forModel());
+            RecordedRequest sent = model.lastRequest();
+            assertEquals("/v1/messages", sent.path());
+            assertEquals(FakeModelServer.API_KEY, sent.header("x-api-key"));
+            assertEquals("2023-06-01", sent.header("anthropic-version"));
+            assertEquals("claude-haiku", sent.model());
+            assertEquals("web_search_20250305", sent.tools().get(0).path("type").asText());
+            assertEquals("web_search", sent.tools().get(0).path("name").asText());
+            assertEquals(1, sent.tools().get(0).path("max_uses").asInt());
+            assertTrue(sent.lastUserMessage().contains("java records"), sent.rawBody());
+            List<ContentBlock.ResourceLink> links = links(r);
+            assertEquals(List.of("https://docs.example/records"), links.stream().map(ContentBlock.ResourceLink::uri).toList()); // count 1
+            assertEquals("Records in Java", links.get(0).title());
+            assertEquals("A record is a transparent carrier for data.", links.get(0).description());
+            assertEquals("anthropic", r.rawOutput().path("backend").asText());
+        }
+    }
+
+    @Test
+    void aProvidersSearchErrorIsSaidPlainly() throws Exception {
+        try (FakeModelServer model = FakeModelServer.start()) {
+            WebSearchConfig anthropic = providerConfig("{\"backend\":\"provider\"}", provider(ProviderKind.ANTHROPIC, model.baseUrl())).config();
+            String errorAnswer = "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"server_tool_use\",\"id\":\"s1\","
+                    + "\"name\":\"web_search\",\"input\":{\"query\":\"q\"}},{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"s1\","
+                    + "\"content\":{\"type\":\"web_search_tool_result_error\",\"error_code\":\"max_uses_exceeded\"}}],\"stop_reason\":\"end_turn\"}";
+            model.when(r -> true).reply(Script.httpError(200, errorAnswer));
+            ToolResult failed = search(new WebSearchTool(privateAllowed(), anthropic), "{\"query\":\"q\"}");
+            assertTrue(failed.isError(), failed.forModel());
+            assertTrue(failed.forModel().contains("max_uses_exceeded"), failed.forModel());
+
+            WebSearchConfig openAi = providerConfig("{\"backend\":\"provider\"}", provider(ProviderKind.OPENAI_COMPATIBLE, model.baseUrl())).config();
+            model.when(r -> true).reply(Script.httpError(400,
+                    "{\"error\":{\"message\":\"Tool 'web_search' is not supported with fake-model.\",\"type\":\"invalid_request_error\"}}"));
+            ToolResult refused = search(new WebSearchTool(privateAllowed(), openAi), "{\"query\":\"q\"}");
+            assertTrue(refused.isError(), refused.forModel());
+            assertTrue(refused.forModel().contains("HTTP 400") && refused.forModel().contains("not supported with fake-model"), refused.forModel());
+        }
+    }
+
+    @Test
+    void theProvidersSearchIsUsedUnaskedOnlyForOpenAisAndAnthropicsOwnApiAndASearchApiOrOffWins() {
+        WebSearchConfig.DefaultModel openAi = provider(ProviderKind.OPENAI_COMPATIBLE, "https://api.openai.com/v1");
+        WebSearchConfig.DefaultModel claude = provider(ProviderKind.ANTHROPIC, "https://api.anthropic.com");
+        WebSearchConfig.DefaultModel gateway = provider(ProviderKind.OPENAI_COMPATIBLE, "https://api.deepseek.com/v1");
+        WebSearchConfig.DefaultModel ollama = provider(ProviderKind.OLLAMA, "http://localhost:11434");
+
+        WebSearchConfig viaOpenAi = providerConfig(null, openAi).config();
+        assertEquals(WebSearchConfig.Backend.OPENAI, viaOpenAi.backend());
+        assertEquals("https://api.openai.com/v1", viaOpenAi.baseUrl().toString());
+        WebSearchConfig viaClaude = providerConfig("{\"maxResults\":3}", claude).config();
+        assertEquals(WebSearchConfig.Backend.ANTHROPIC, viaClaude.backend());
+        assertEquals("https://api.anthropic.com/v1", viaClaude.baseUrl().toString());
+        assertEquals(3, viaClaude.maxResults());
+        // another address (a gateway, a local server) may not offer it: not unless asked for
+        assertNull(providerConfig(null, gateway).config());
+        assertNull(providerConfig(null, gateway).problem());
+        assertEquals(WebSearchConfig.Backend.OPENAI, providerConfig("{\"backend\":\"provider\"}", gateway).config().backend());
+        assertNull(providerConfig(null, ollama).config());
+        WebSearchConfig.Loaded noSearch = providerConfig("{\"backend\":\"provider\"}", ollama);
+        assertNull(noSearch.config());
+        assertTrue(noSearch.problem().contains("has none") && noSearch.problem().endsWith("web_search is off."), noSearch.problem());
+        assertNull(providerConfig(null, null).config());
+        // the switch: off, and a search API named in the file wins over the provider
+        WebSearchConfig.Loaded off = providerConfig("{\"backend\":\"off\"}", openAi);
+        assertNull(off.config());
+        assertNull(off.problem());
+        assertEquals(WebSearchConfig.Backend.SEARXNG,
+                providerConfig("{\"backend\":\"searxng\",\"baseUrl\":\"https://search.example.org\"}", openAi).config().backend());
+        // "openai" and "anthropic" are not search APIs of their own
+        assertTrue(providerConfig("{\"backend\":\"openai\"}", openAi).problem().contains("\"provider\""));
     }
 }
