@@ -27,8 +27,9 @@ import java.util.concurrent.Future;
 /**
  * {@code agent a2a serve} with the scripted model: (1) message/stream on a warm server, time to the first event
  * (the task) and to the first answer chunk, against the fake model's own time to its first chunk measured in the
- * same run; (2) N concurrent streaming tasks (default 50), each in its own context: all must complete, server RSS
- * before and after; (3) the RSS cost of idle contexts (default 200). Run: bench/a2a.sh [concurrent] [contexts]
+ * same run, and A2A 1.0's SendStreamingMessage (JSON-RPC) and POST /message:stream (HTTP+JSON) alternating with it,
+ * as ratios to 0.3's; (2) N concurrent streaming tasks (default 50), each in its own context, over 0.3 and then
+ * over 1.0: all must complete, server RSS before and after; (3) the RSS cost of idle contexts (default 200). Run: bench/a2a.sh [concurrent] [contexts]
  */
 public final class A2aBenchmark {
     private static final HttpClient HTTP = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
@@ -47,17 +48,34 @@ public final class A2aBenchmark {
             try (A2aServerProcess server = A2aServerProcess.start(env, ws, "--cwd", ws.toString())) {
                 String url = server.url() + "/";
                 long pid = server.process().pid();
-                for (int i = 0; i < 30; i++) stream(url, null); // warm up
+                for (int i = 0; i < 30; i++) { // warm up all three paths
+                    stream(url, null);
+                    streamV1(url, false);
+                    streamV1(url, true);
+                }
                 List<Double> first = new ArrayList<>(), chunk = new ArrayList<>(), direct = new ArrayList<>();
-                for (int i = 0; i < 30; i++) {
+                List<Double> firstV1 = new ArrayList<>(), chunkV1 = new ArrayList<>(), firstRest = new ArrayList<>(), chunkRest = new ArrayList<>();
+                for (int i = 0; i < 30; i++) { // alternating, so that the machine's load weighs on each the same
                     direct.add(directFirstChunk(model));
                     double[] t = stream(url, null);
                     first.add(t[0]);
                     chunk.add(t[1]);
+                    double[] v = streamV1(url, false);
+                    firstV1.add(v[0]);
+                    chunkV1.add(v[1]);
+                    double[] r = streamV1(url, true);
+                    firstRest.add(r[0]);
+                    chunkRest.add(r[1]);
                 }
                 System.out.printf("message/stream on a warm server (30 runs, medians): first event (the task) %.1f ms, "
                         + "first answer chunk %.1f ms; the fake model's own first chunk %.1f ms; ratio first chunk/model %.2f%n",
                         median(first), median(chunk), median(direct), median(chunk) / median(direct));
+                System.out.printf("A2A 1.0 SendStreamingMessage (JSON-RPC), same runs: first event %.1f ms, first answer chunk %.1f ms; "
+                        + "ratio to 0.3's message/stream: first event %.2f, first chunk %.2f%n", median(firstV1), median(chunkV1),
+                        median(firstV1) / median(first), median(chunkV1) / median(chunk));
+                System.out.printf("A2A 1.0 POST /message:stream (HTTP+JSON), same runs: first event %.1f ms, first answer chunk %.1f ms; "
+                        + "ratio to 0.3's message/stream: first event %.2f, first chunk %.2f%n", median(firstRest), median(chunkRest),
+                        median(firstRest) / median(first), median(chunkRest) / median(chunk));
 
                 long rssBefore = rssKb(pid);
                 ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
@@ -67,8 +85,19 @@ public final class A2aBenchmark {
                 int completed = 0;
                 for (Future<double[]> f : all) if (f.get()[2] == 1) completed++;
                 double wall = (System.nanoTime() - start) / 1e6;
-                System.out.printf("%d concurrent streaming tasks: %d completed in %.0f ms; server RSS %d MiB before, %d MiB after%n",
+                System.out.printf("%d concurrent 0.3 streaming tasks: %d completed in %.0f ms; server RSS %d MiB before, %d MiB after%n",
                         concurrent, completed, wall, rssBefore / 1024, rssKb(pid) / 1024);
+                all.clear();
+                start = System.nanoTime();
+                for (int i = 0; i < concurrent; i++) {
+                    boolean rest = i % 2 == 1;
+                    all.add(pool.submit((Callable<double[]>) () -> streamV1(url, rest)));
+                }
+                completed = 0;
+                for (Future<double[]> f : all) if (f.get()[2] == 1) completed++;
+                wall = (System.nanoTime() - start) / 1e6;
+                System.out.printf("%d concurrent 1.0 streaming tasks (half JSON-RPC, half HTTP+JSON): %d completed in %.0f ms; "
+                        + "server RSS %d MiB after%n", concurrent, completed, wall, rssKb(pid) / 1024);
 
                 System.gc();
                 long base = rssKb(pid);
@@ -100,6 +129,38 @@ public final class A2aBenchmark {
                 if (line.contains("\"final\":true")) {
                     done = line.contains("\"completed\"") ? 1 : 0;
                     break;
+                }
+            }
+        }
+        return new double[]{first, chunk, done};
+    }
+
+    /**
+     * One A2A 1.0 stream, {@code SendStreamingMessage} over JSON-RPC or {@code POST /message:stream} over HTTP+JSON:
+     * {ms to first event, ms to first artifact chunk, 1 if it completed}. 1.0 has no {@code final}: the stream ends
+     * after the terminal status.
+     */
+    static double[] streamV1(String url, boolean rest) throws Exception {
+        String message = "{\"messageId\":\"" + UUID.randomUUID() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}";
+        String body = rest ? "{\"message\":" + message + "}"
+                : "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendStreamingMessage\",\"params\":{\"message\":" + message + "}}";
+        URI target = URI.create(rest ? url + "message:stream" : url);
+        long start = System.nanoTime();
+        HttpResponse<java.io.InputStream> r = HTTP.send(HttpRequest.newBuilder(target).header("Content-Type", "application/json")
+                .header("A2A-Version", "1.0").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        double first = -1, chunk = -1, done = 0;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (!line.startsWith("data:")) continue;
+                double t = (System.nanoTime() - start) / 1e6;
+                if (first < 0) first = t;
+                if (chunk < 0 && line.contains("\"artifactUpdate\"")) chunk = t;
+                if (line.contains("\"statusUpdate\"") && line.contains("TASK_STATE_")) {
+                    if (line.contains("TASK_STATE_COMPLETED")) done = 1;
+                    if (line.contains("TASK_STATE_COMPLETED") || line.contains("TASK_STATE_FAILED")
+                            || line.contains("TASK_STATE_CANCELED")) break;
                 }
             }
         }
