@@ -103,6 +103,7 @@ final class ChildSessions implements Subagents {
         child.thoughtLevel(parent.thoughtLevel());
         child.children(parent.children());
         child.permissions(parent.permissions());
+        child.checkpoints(parent.checkpoints()); // its file changes are part of the parent's turn, taken back by /undo
         parent.toolSources().forEach(child::addToolSource);
         child.claimSessionStart(); // the session's SessionStart hooks ran for the parent
         child.markReady();

@@ -23,7 +23,9 @@ final class SessionRecords {
 
     /** {@code local}: a command the agent answered itself; shown on replay, not part of the model history. */
     static void userPrompt(Session s, List<ContentBlock> prompt, boolean local) {
-        if (!local) s.checkpoints().turnStarted(prompt); // turns are numbered as SessionReplay counts them
+        // turns are numbered as SessionReplay counts them; a subagent's prompt is a step of its parent's turn, whose
+        // checkpoint it shares
+        if (!local && s.role() == null) s.checkpoints().turnStarted(prompt);
         s.journal().append(new EngineRecord.UserMessage(prompt, local));
     }
 

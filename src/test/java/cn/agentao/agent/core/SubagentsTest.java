@@ -173,6 +173,26 @@ class SubagentsTest {
     }
 
     @Test
+    void undoTakesBackWhatAChildChangedWithTheParentsTurn() throws Exception {
+        Files.writeString(ws.resolve("a.txt"), "alpha\n");
+        model.when(child("general-purpose")).reply(
+                Script.reply().toolCall("c1", "write_file", "{\"path\":\"a.txt\",\"content\":\"ALPHA by the child\\n\"}")
+                        .toolCall("c2", "write_file", "{\"path\":\"new.txt\",\"content\":\"made by the child\\n\"}"),
+                Script.textReply("Changed a.txt and made new.txt."));
+        model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Change the files")), Script.textReply("ok"));
+        Session s = open(new FakeHost().answer("allow_always"));
+        s.prompt(List.of(ContentBlock.text("first")), Cancellation.NONE);
+        assertEquals("ALPHA by the child\n", Files.readString(ws.resolve("a.txt")), "the child wrote");
+
+        String undo = s.prompt(List.of(ContentBlock.text("/undo")), Cancellation.NONE).text();
+
+        assertTrue(undo.contains("Undid turn 1"), "the child's steps are not turns of their own: " + undo);
+        assertTrue(undo.contains("`a.txt`") && undo.contains("`new.txt`"), undo);
+        assertEquals("alpha\n", Files.readString(ws.resolve("a.txt")), "the child's change is taken back");
+        assertFalse(Files.exists(ws.resolve("new.txt")), "the file the child made is gone");
+    }
+
+    @Test
     void cancellingTheParentsTurnStopsTheChild() throws Exception {
         model.when(child("general-purpose")).reply(Script.reply().hang());
         model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Think forever")));
