@@ -172,14 +172,6 @@ class WebSearchIT {
     }
 
     @Test
-    void offTurnsTheProvidersSearchOff() throws Exception {
-        startAgent("{\"webSearch\":{\"backend\":\"off\"}}");
-        model.enqueue(Script.textReply("hello"));
-        agent.call("session/prompt", AgentProcess.prompt(id, "hi"), Duration.ofSeconds(60));
-        assertFalse(toolsOffered().contains("web_search"), toolsOffered().toString());
-    }
-
-    @Test
     void aSearchShowsResourceLinksToTheClientAndTextToTheModel() throws Exception {
         startAgent("{\"webSearch\":{\"backend\":\"searxng\",\"baseUrl\":\"http://127.0.0.1:" + searxng.getAddress().getPort() + "\"}}");
         model.enqueue(Script.reply().toolCall("call_s", "web_search", "{\"query\":\"java records\"}", 3), Script.textReply("done"));
