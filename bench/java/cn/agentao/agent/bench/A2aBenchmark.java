@@ -57,15 +57,27 @@ public final class A2aBenchmark {
                 List<Double> firstV1 = new ArrayList<>(), chunkV1 = new ArrayList<>(), firstRest = new ArrayList<>(), chunkRest = new ArrayList<>();
                 for (int i = 0; i < 30; i++) { // alternating, so that the machine's load weighs on each the same
                     direct.add(directFirstChunk(model));
-                    double[] t = stream(url, null);
-                    first.add(t[0]);
-                    chunk.add(t[1]);
-                    double[] v = streamV1(url, false);
-                    firstV1.add(v[0]);
-                    chunkV1.add(v[1]);
-                    double[] r = streamV1(url, true);
-                    firstRest.add(r[0]);
-                    chunkRest.add(r[1]);
+                    // the order turns each round: no path always runs first after the model's direct call, or
+                    // right after another task whose store write is still under way
+                    for (int k = 0; k < 3; k++) {
+                        switch ((i + k) % 3) {
+                            case 0 -> {
+                                double[] t = stream(url, null);
+                                first.add(t[0]);
+                                chunk.add(t[1]);
+                            }
+                            case 1 -> {
+                                double[] v = streamV1(url, false);
+                                firstV1.add(v[0]);
+                                chunkV1.add(v[1]);
+                            }
+                            default -> {
+                                double[] r = streamV1(url, true);
+                                firstRest.add(r[0]);
+                                chunkRest.add(r[1]);
+                            }
+                        }
+                    }
                 }
                 System.out.printf("message/stream on a warm server (30 runs, medians): first event (the task) %.1f ms, "
                         + "first answer chunk %.1f ms; the fake model's own first chunk %.1f ms; ratio first chunk/model %.2f%n",
@@ -99,9 +111,10 @@ public final class A2aBenchmark {
                 System.out.printf("%d concurrent 1.0 streaming tasks (half JSON-RPC, half HTTP+JSON): %d completed in %.0f ms; "
                         + "server RSS %d MiB after%n", concurrent, completed, wall, rssKb(pid) / 1024);
 
-                System.gc();
+                gc(pid); // the server's heap, collected before each reading, so that garbage does not count
                 long base = rssKb(pid);
                 for (int i = 0; i < contexts; i++) stream(url, null); // each message without contextId opens a new one
+                gc(pid);
                 long after = rssKb(pid);
                 System.out.printf("%d more idle contexts (live sessions): RSS %d MiB -> %d MiB, about %.1f KiB each%n",
                         contexts, base / 1024, after / 1024, (after - base) / (double) contexts);
@@ -182,6 +195,19 @@ public final class A2aBenchmark {
             }
         }
         return t;
+    }
+
+    /** A full collection in the server's JVM (bin/agent's java, or its java child), through the JDK's jcmd. */
+    static void gc(long pid) throws Exception {
+        Path jcmd = Path.of(ProcessHandle.current().info().command().orElseThrow()).resolveSibling("jcmd");
+        List<Long> pids = new ArrayList<>(List.of(pid));
+        ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
+        for (long p : pids) {
+            if (!ProcessHandle.of(p).flatMap(h -> h.info().command()).map(c -> c.endsWith("/java")).orElse(false)) continue;
+            Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(p), "GC.run").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            gc.waitFor();
+        }
     }
 
     static long rssKb(long pid) throws Exception {

@@ -79,6 +79,9 @@ public final class A2aServer implements AutoCloseable {
             throw new IllegalArgumentException("refusing to serve on " + o.host() + " without a token: anyone who can reach it "
                     + "could run commands here. Bind to 127.0.0.1, or require a token with --token-env VAR");
         }
+        // TCP_NODELAY on accepted connections: without it a stream's small SSE writes wait for the client's delayed
+        // ACK (about 40 ms on Linux) behind Nagle's algorithm. Read once, when the JDK's server first loads.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer http = HttpServer.create(new InetSocketAddress(o.host(), o.port()), 128);
         HttpDoorGuard guard;
         try {
