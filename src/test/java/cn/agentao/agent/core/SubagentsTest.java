@@ -193,6 +193,58 @@ class SubagentsTest {
     }
 
     @Test
+    void undoTakesBackWhatTwoChildrenRunningAtOnceChangedWithTheParentsTurn() throws Exception {
+        Files.writeString(ws.resolve("a.txt"), "alpha\n");
+        Files.writeString(ws.resolve("b.txt"), "beta\n");
+        Files.createDirectories(configDir.resolve("agents"));
+        Files.writeString(configDir.resolve("agents/doc-writer.md"), "---\nname: doc-writer\ndescription: Writes\ntools: Write, Edit\n---\n");
+        model.when(child("general-purpose")).reply(
+                Script.reply().toolCall("c0", "run_shell_command", "{\"command\":\"touch started.txt\",\"description\":\"start\"}")
+                        .toolCall("c1", "edit", "{\"path\":\"a.txt\",\"old_string\":\"alpha\",\"new_string\":\"ALPHA\"}")
+                        .toolCall("c2", "write_file", "{\"path\":\"one.txt\",\"content\":\"made by the first child\\n\"}"),
+                Script.textReply("Did one."));
+        model.when(child("doc-writer")).reply(
+                Script.reply().toolCall("d1", "edit", "{\"path\":\"b.txt\",\"old_string\":\"beta\",\"new_string\":\"BETA\"}")
+                        .toolCall("d2", "write_file", "{\"path\":\"two.txt\",\"content\":\"made by the second child\\n\"}"),
+                Script.textReply("Did two."));
+        model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Do one"))
+                .toolCall("t2", "task", task("doc-writer", "Do two")), Script.textReply("ok"));
+        FakeHost host = new FakeHost();
+        host.answer("allow_once");
+        java.util.concurrent.atomic.AtomicBoolean bothStarted = new java.util.concurrent.atomic.AtomicBoolean();
+        cn.agentao.agent.core.host.Host door = new cn.agentao.agent.core.host.Host() {
+            @Override public void emit(AgentEvent event) { host.emit(event); }
+
+            @Override
+            public cn.agentao.agent.core.host.ApprovalAnswer askApproval(cn.agentao.agent.core.host.ApprovalRequest r, Cancellation c)
+                    throws cn.agentao.agent.util.CancelledException {
+                // the first child's command waits until the second child is running too: the two run at once
+                if (host.approvals.isEmpty()) bothStarted.set(awaitBoth("general-purpose", "doc-writer"));
+                return host.askApproval(r, c);
+            }
+
+            @Override
+            public java.util.Optional<String> askUser(cn.agentao.agent.core.host.Question q, Cancellation c) { return host.askUser(q, c); }
+        };
+        Session s = sessions.create(SessionService.Spec.of(ws), id -> door);
+        s.ready();
+        s.prompt(List.of(ContentBlock.text("first")), Cancellation.NONE);
+        assertTrue(bothStarted.get(), "the second child started while the first one was running");
+        assertEquals("ALPHA\n", Files.readString(ws.resolve("a.txt")));
+        assertEquals("BETA\n", Files.readString(ws.resolve("b.txt")));
+
+        String undo = s.prompt(List.of(ContentBlock.text("/undo")), Cancellation.NONE).text();
+
+        assertTrue(undo.contains("Undid turn 1 (“first”)"), "the children's steps are part of the parent's turn: " + undo);
+        for (String f : List.of("a.txt", "b.txt", "one.txt", "two.txt")) assertTrue(undo.contains("`" + f + "`"), f + " named: " + undo);
+        assertEquals("alpha\n", Files.readString(ws.resolve("a.txt")), "the first child's edit is taken back");
+        assertEquals("beta\n", Files.readString(ws.resolve("b.txt")), "the second child's edit is taken back");
+        assertFalse(Files.exists(ws.resolve("one.txt")) || Files.exists(ws.resolve("two.txt")), "the files the children made are gone");
+        assertTrue(s.prompt(List.of(ContentBlock.text("/undo")), Cancellation.NONE).text().startsWith("Nothing to undo"),
+                "the children numbered no turns of their own");
+    }
+
+    @Test
     void cancellingTheParentsTurnStopsTheChild() throws Exception {
         model.when(child("general-purpose")).reply(Script.reply().hang());
         model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Think forever")));
