@@ -212,20 +212,9 @@ class SubagentsTest {
         FakeHost host = new FakeHost();
         host.answer("allow_once");
         java.util.concurrent.atomic.AtomicBoolean bothStarted = new java.util.concurrent.atomic.AtomicBoolean();
-        cn.agentao.agent.core.host.Host door = new cn.agentao.agent.core.host.Host() {
-            @Override public void emit(AgentEvent event) { host.emit(event); }
-
-            @Override
-            public cn.agentao.agent.core.host.ApprovalAnswer askApproval(cn.agentao.agent.core.host.ApprovalRequest r, Cancellation c)
-                    throws cn.agentao.agent.util.CancelledException {
-                // the first child's command waits until the second child is running too: the two run at once
-                if (host.approvals.isEmpty()) bothStarted.set(awaitBoth("general-purpose", "doc-writer"));
-                return host.askApproval(r, c);
-            }
-
-            @Override
-            public java.util.Optional<String> askUser(cn.agentao.agent.core.host.Question q, Cancellation c) { return host.askUser(q, c); }
-        };
+        // the first child's command waits until the second child is running too: the two run at once
+        cn.agentao.agent.core.host.Host door = firstQuestionAwaitsBoth(host, "general-purpose", "doc-writer", bothStarted,
+                new java.util.concurrent.atomic.AtomicBoolean());
         Session s = sessions.create(SessionService.Spec.of(ws), id -> door);
         s.ready();
         s.prompt(List.of(ContentBlock.text("first")), Cancellation.NONE);
@@ -303,29 +292,11 @@ class SubagentsTest {
         model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Make one"))
                 .toolCall("t2", "task", task("doc-writer", "Make two")), Script.textReply("ok"));
         FakeHost host = new FakeHost().answer("allow_once").answer("allow_once");
-        java.util.concurrent.atomic.AtomicInteger asking = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicBoolean overlapped = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicBoolean bothStarted = new java.util.concurrent.atomic.AtomicBoolean();
-        cn.agentao.agent.core.host.Host door = new cn.agentao.agent.core.host.Host() {
-            @Override public void emit(AgentEvent event) { host.emit(event); }
-
-            @Override
-            public cn.agentao.agent.core.host.ApprovalAnswer askApproval(cn.agentao.agent.core.host.ApprovalRequest r, Cancellation c)
-                    throws cn.agentao.agent.util.CancelledException {
-                if (asking.incrementAndGet() > 1) overlapped.set(true);
-                try {
-                    // the first question stays open until the other child's model request has arrived: only a child
-                    // running beside the one asking can make it
-                    if (host.approvals.isEmpty()) bothStarted.set(awaitBoth("general-purpose", "doc-writer"));
-                    return host.askApproval(r, c);
-                } finally {
-                    asking.decrementAndGet();
-                }
-            }
-
-            @Override
-            public java.util.Optional<String> askUser(cn.agentao.agent.core.host.Question q, Cancellation c) { return host.askUser(q, c); }
-        };
+        // the first question stays open until the other child's model request has arrived: only a child running beside
+        // the one asking can make it
+        cn.agentao.agent.core.host.Host door = firstQuestionAwaitsBoth(host, "general-purpose", "doc-writer", bothStarted, overlapped);
         Session s = sessions.create(SessionService.Spec.of(ws), id -> door);
         s.ready();
 
@@ -338,6 +309,34 @@ class SubagentsTest {
         String body = model.requests().getLast().rawBody();
         assertTrue(body.indexOf("Made one.") >= 0 && body.indexOf("Made one.") < body.indexOf("Made two."),
                 "the results come back in the order of the calls: " + body);
+    }
+
+    /**
+     * {@code host} at the door, but its first approval question is held until children of agents {@code a} and
+     * {@code b} have both sent a model request ({@code bothStarted}: whether they did); {@code overlapped} is set when
+     * two questions are open at once.
+     */
+    private cn.agentao.agent.core.host.Host firstQuestionAwaitsBoth(FakeHost host, String a, String b,
+            java.util.concurrent.atomic.AtomicBoolean bothStarted, java.util.concurrent.atomic.AtomicBoolean overlapped) {
+        java.util.concurrent.atomic.AtomicInteger asking = new java.util.concurrent.atomic.AtomicInteger();
+        return new cn.agentao.agent.core.host.Host() {
+            @Override public void emit(AgentEvent event) { host.emit(event); }
+
+            @Override
+            public cn.agentao.agent.core.host.ApprovalAnswer askApproval(cn.agentao.agent.core.host.ApprovalRequest r, Cancellation c)
+                    throws cn.agentao.agent.util.CancelledException {
+                if (asking.incrementAndGet() > 1) overlapped.set(true);
+                try {
+                    if (host.approvals.isEmpty()) bothStarted.set(awaitBoth(a, b));
+                    return host.askApproval(r, c);
+                } finally {
+                    asking.decrementAndGet();
+                }
+            }
+
+            @Override
+            public java.util.Optional<String> askUser(cn.agentao.agent.core.host.Question q, Cancellation c) { return host.askUser(q, c); }
+        };
     }
 
     /** Waits until both agents' children have sent a model request; false when the requests stop coming first. */
