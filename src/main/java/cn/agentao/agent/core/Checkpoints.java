@@ -118,9 +118,13 @@ final class Checkpoints {
 
             @Override
             public void writeText(Path path, String content) throws IOException {
-                before(files, path);
-                files.writeText(path, content);
-                after(path, content);
+                // one write at a time (a turn's subagents run at once and share this checkpoint): the hash kept is that
+                // of what the file holds, not of an earlier write to it whose answer came back later
+                synchronized (Checkpoints.this) {
+                    before(files, path);
+                    files.writeText(path, content);
+                    after(path, content);
+                }
             }
         };
     }

@@ -119,6 +119,67 @@ class CheckpointsTest {
     }
 
     @Test
+    void twoWritesAtOnceToOneFileAreUndoneAsTheFileEndedUp() throws Exception {
+        // two subagents of a turn write one file at once; the first write's answer comes back late (an editor's slow
+        // reply to fs/write_text_file): the checkpoint must keep the hash of what the file ended up holding
+        Path p = Files.writeString(ws.resolve("shared.txt"), "original\n");
+        java.util.concurrent.CountDownLatch firstOnDisk = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch secondOnDisk = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<Thread> second = new java.util.concurrent.atomic.AtomicReference<>();
+        cn.agentao.agent.core.tool.FileAccess disk = new cn.agentao.agent.core.tool.FileAccess() {
+            @Override public String readText(Path path, Integer line, Integer limit) throws java.io.IOException { return Files.readString(path); }
+
+            @Override
+            public void writeText(Path path, String content) throws java.io.IOException {
+                Files.writeString(path, content);
+                if (!content.startsWith("first")) {
+                    secondOnDisk.countDown();
+                    return;
+                }
+                firstOnDisk.countDown();
+                // the answer is held until the second write is on disk or waits for this one to finish
+                try {
+                    while (!secondOnDisk.await(5, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                        Thread t = second.get();
+                        if (t != null && t.getState() == Thread.State.BLOCKED) return;
+                    }
+                    second.get().join(); // the second write went through while this one was not answered yet
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        Checkpoints checkpoints = Checkpoints.open(java.util.Optional.of(dir.resolve("checkpoints")), ws, 0, n -> { });
+        checkpoints.turnStarted(text("two children write"));
+        cn.agentao.agent.core.tool.FileAccess guarded = checkpoints.guard(disk);
+        Thread first = Thread.ofPlatform().start(() -> {
+            try {
+                guarded.writeText(p, "first child\n");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        firstOnDisk.await();
+        Thread other = Thread.ofPlatform().unstarted(() -> {
+            try {
+                guarded.writeText(p, "second child\n");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        second.set(other);
+        other.start();
+        first.join();
+        other.join();
+        assertEquals("second child\n", Files.readString(p));
+
+        String answer = checkpoints.undo(disk).text();
+
+        assertTrue(answer.contains("Restored: `shared.txt`"), answer);
+        assertEquals("original\n", Files.readString(p));
+    }
+
+    @Test
     void rewindGoesBackToBeforeTheTurnGivenAcrossTwoTurns() throws Exception {
         Files.writeString(ws.resolve("a.txt"), "one\n");
         Session s = open();

@@ -193,6 +193,47 @@ class SubagentsTest {
     }
 
     @Test
+    void undoTakesBackWhatTwoChildrenRunningAtOnceChangedWithTheParentsTurn() throws Exception {
+        Files.writeString(ws.resolve("a.txt"), "alpha\n");
+        Files.writeString(ws.resolve("b.txt"), "beta\n");
+        Files.createDirectories(configDir.resolve("agents"));
+        Files.writeString(configDir.resolve("agents/doc-writer.md"), "---\nname: doc-writer\ndescription: Writes\ntools: Write, Edit\n---\n");
+        model.when(child("general-purpose")).reply(
+                Script.reply().toolCall("c0", "run_shell_command", "{\"command\":\"touch started.txt\",\"description\":\"start\"}")
+                        .toolCall("c1", "edit", "{\"path\":\"a.txt\",\"old_string\":\"alpha\",\"new_string\":\"ALPHA\"}")
+                        .toolCall("c2", "write_file", "{\"path\":\"one.txt\",\"content\":\"made by the first child\\n\"}"),
+                Script.textReply("Did one."));
+        model.when(child("doc-writer")).reply(
+                Script.reply().toolCall("d1", "edit", "{\"path\":\"b.txt\",\"old_string\":\"beta\",\"new_string\":\"BETA\"}")
+                        .toolCall("d2", "write_file", "{\"path\":\"two.txt\",\"content\":\"made by the second child\\n\"}"),
+                Script.textReply("Did two."));
+        model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Do one"))
+                .toolCall("t2", "task", task("doc-writer", "Do two")), Script.textReply("ok"));
+        FakeHost host = new FakeHost();
+        host.answer("allow_once");
+        java.util.concurrent.atomic.AtomicBoolean bothStarted = new java.util.concurrent.atomic.AtomicBoolean();
+        // the first child's command waits until the second child is running too: the two run at once
+        cn.agentao.agent.core.host.Host door = firstQuestionAwaitsBoth(host, "general-purpose", "doc-writer", bothStarted,
+                new java.util.concurrent.atomic.AtomicBoolean());
+        Session s = sessions.create(SessionService.Spec.of(ws), id -> door);
+        s.ready();
+        s.prompt(List.of(ContentBlock.text("first")), Cancellation.NONE);
+        assertTrue(bothStarted.get(), "the second child started while the first one was running");
+        assertEquals("ALPHA\n", Files.readString(ws.resolve("a.txt")));
+        assertEquals("BETA\n", Files.readString(ws.resolve("b.txt")));
+
+        String undo = s.prompt(List.of(ContentBlock.text("/undo")), Cancellation.NONE).text();
+
+        assertTrue(undo.contains("Undid turn 1 (“first”)"), "the children's steps are part of the parent's turn: " + undo);
+        for (String f : List.of("a.txt", "b.txt", "one.txt", "two.txt")) assertTrue(undo.contains("`" + f + "`"), f + " named: " + undo);
+        assertEquals("alpha\n", Files.readString(ws.resolve("a.txt")), "the first child's edit is taken back");
+        assertEquals("beta\n", Files.readString(ws.resolve("b.txt")), "the second child's edit is taken back");
+        assertFalse(Files.exists(ws.resolve("one.txt")) || Files.exists(ws.resolve("two.txt")), "the files the children made are gone");
+        assertTrue(s.prompt(List.of(ContentBlock.text("/undo")), Cancellation.NONE).text().startsWith("Nothing to undo"),
+                "the children numbered no turns of their own");
+    }
+
+    @Test
     void cancellingTheParentsTurnStopsTheChild() throws Exception {
         model.when(child("general-purpose")).reply(Script.reply().hang());
         model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Think forever")));
@@ -251,29 +292,11 @@ class SubagentsTest {
         model.enqueue(Script.reply().toolCall("t1", "task", task("general-purpose", "Make one"))
                 .toolCall("t2", "task", task("doc-writer", "Make two")), Script.textReply("ok"));
         FakeHost host = new FakeHost().answer("allow_once").answer("allow_once");
-        java.util.concurrent.atomic.AtomicInteger asking = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicBoolean overlapped = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicBoolean bothStarted = new java.util.concurrent.atomic.AtomicBoolean();
-        cn.agentao.agent.core.host.Host door = new cn.agentao.agent.core.host.Host() {
-            @Override public void emit(AgentEvent event) { host.emit(event); }
-
-            @Override
-            public cn.agentao.agent.core.host.ApprovalAnswer askApproval(cn.agentao.agent.core.host.ApprovalRequest r, Cancellation c)
-                    throws cn.agentao.agent.util.CancelledException {
-                if (asking.incrementAndGet() > 1) overlapped.set(true);
-                try {
-                    // the first question stays open until the other child's model request has arrived: only a child
-                    // running beside the one asking can make it
-                    if (host.approvals.isEmpty()) bothStarted.set(awaitBoth("general-purpose", "doc-writer"));
-                    return host.askApproval(r, c);
-                } finally {
-                    asking.decrementAndGet();
-                }
-            }
-
-            @Override
-            public java.util.Optional<String> askUser(cn.agentao.agent.core.host.Question q, Cancellation c) { return host.askUser(q, c); }
-        };
+        // the first question stays open until the other child's model request has arrived: only a child running beside
+        // the one asking can make it
+        cn.agentao.agent.core.host.Host door = firstQuestionAwaitsBoth(host, "general-purpose", "doc-writer", bothStarted, overlapped);
         Session s = sessions.create(SessionService.Spec.of(ws), id -> door);
         s.ready();
 
@@ -286,6 +309,34 @@ class SubagentsTest {
         String body = model.requests().getLast().rawBody();
         assertTrue(body.indexOf("Made one.") >= 0 && body.indexOf("Made one.") < body.indexOf("Made two."),
                 "the results come back in the order of the calls: " + body);
+    }
+
+    /**
+     * {@code host} at the door, but its first approval question is held until children of agents {@code a} and
+     * {@code b} have both sent a model request ({@code bothStarted}: whether they did); {@code overlapped} is set when
+     * two questions are open at once.
+     */
+    private cn.agentao.agent.core.host.Host firstQuestionAwaitsBoth(FakeHost host, String a, String b,
+            java.util.concurrent.atomic.AtomicBoolean bothStarted, java.util.concurrent.atomic.AtomicBoolean overlapped) {
+        java.util.concurrent.atomic.AtomicInteger asking = new java.util.concurrent.atomic.AtomicInteger();
+        return new cn.agentao.agent.core.host.Host() {
+            @Override public void emit(AgentEvent event) { host.emit(event); }
+
+            @Override
+            public cn.agentao.agent.core.host.ApprovalAnswer askApproval(cn.agentao.agent.core.host.ApprovalRequest r, Cancellation c)
+                    throws cn.agentao.agent.util.CancelledException {
+                if (asking.incrementAndGet() > 1) overlapped.set(true);
+                try {
+                    if (host.approvals.isEmpty()) bothStarted.set(awaitBoth(a, b));
+                    return host.askApproval(r, c);
+                } finally {
+                    asking.decrementAndGet();
+                }
+            }
+
+            @Override
+            public java.util.Optional<String> askUser(cn.agentao.agent.core.host.Question q, Cancellation c) { return host.askUser(q, c); }
+        };
     }
 
     /** Waits until both agents' children have sent a model request; false when the requests stop coming first. */
