@@ -7,7 +7,8 @@
 //
 // stdout: one JSON line per event ({"ev":"listening","port":N} first; tool calls, cancels, joins...).
 // stdin: commands, one a line: "join NAME", "leave NAME", "update NAME" (adds tool "extra", then
-// server:update_tool_list), "config NAME", "drop-agents" (cuts the agents' connections: they must reconnect), "quit".
+// server:update_tool_list), "config NAME", "drop-agents" (cuts the agents' connections: they must reconnect),
+// "version X.Y.Z" (the office speaks X.Y.Z from now on, as if upgraded; Computers already in it stay), "quit".
 //
 // From --a2c-version 0.3.0 on the office speaks 0.3: the 4008 refusal names the accepted range (min_supported,
 // max_supported), the role comes from server:join_office (not auth), tools are named <bundle_id>__<alias or name>
@@ -26,13 +27,14 @@ const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) =>
   if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
   return acc;
 }, []));
-const serverVersion = args["a2c-version"] ?? "0.2.0";
+let serverVersion = args["a2c-version"] ?? "0.2.0";
 const token = args.token ?? null;
 const officeId = args.office ?? "office-1";
 const initialComputers = (args.computers ?? "alpha").split(",").filter(Boolean);
 
 const log = (o) => process.stdout.write(JSON.stringify(o) + "\n");
-const v03 = (() => { const [ma, mi] = serverVersion.split(".").map(Number); return ma > 0 || mi >= 3; })();
+const speaks03 = (v) => { const [ma, mi] = v.split(".").map(Number); return ma > 0 || mi >= 3; };
+let v03 = speaks03(serverVersion);
 
 // ---- the Server role ----
 
@@ -391,6 +393,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
         if (conn?.transport?.socket?.terminate) conn.transport.socket.terminate(); else conn?.close();
       }
       break;
+    case "version": serverVersion = name; v03 = speaks03(name); break; // an upgraded office: new connections meet it
     case "quit": process.exit(0);
   }
   log({ ev: "done", cmd, name: name ?? null });

@@ -37,10 +37,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The agent's Socket.IO connection to an A2C-SMCP server: path and namespace {@code /smcp}, query
  * {@code a2c_version}, {@code auth {token}} (and {@code role: "agent"} up to 0.2; from 0.3 the role is declared in
  * {@code server:join_office} only); requests with acknowledgements, notifications to a {@link Listener}. The first
- * handshake is HTTP long-polling (0.3 requires it, so a refusal is an HTTP answer), upgraded to WebSocket. The
- * library ({@code io.socket:socket.io-client}, Socket.IO v5 / Engine.IO v4) reconnects with backoff after a lost
- * connection; a refused handshake is read with a plain HTTP request ({@link SmcpHandshakeProbe}) and handed to the
- * listener, never retried as it was.
+ * handshake is HTTP long-polling (0.3 requires it, so a refusal is an HTTP answer), upgraded to WebSocket. One
+ * client is one connection: the library's own reconnection ({@code io.socket:socket.io-client}, Socket.IO v5 /
+ * Engine.IO v4) is off, so nothing reaches the server while a refused handshake is read with a plain HTTP request
+ * ({@link SmcpHandshakeProbe}), and every new connection can offer another version. When the connection ends or
+ * cannot be made, the client closes and tells the listener, whose owner opens the next one.
  */
 final class SmcpClient implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SmcpClient.class);
@@ -55,7 +56,7 @@ final class SmcpClient implements AutoCloseable {
 
         void notification(String event, JsonNode data);
 
-        /** The connection is gone; the library tries again unless {@code permanent}. */
+        /** The connection is gone (or could not be made) and this client is closed; worth another client unless {@code permanent}. */
         void disconnected(String reason, boolean permanent);
 
         /** The server refused the handshake (read over plain HTTP); this client is closed and will not try again. */
@@ -82,10 +83,7 @@ final class SmcpClient implements AutoCloseable {
                 .setQuery("a2c_version=" + URLEncoder.encode(version, StandardCharsets.UTF_8))
                 .setAuth(auth)
                 .setForceNew(true)
-                .setReconnection(true)
-                .setReconnectionDelay(500)
-                .setReconnectionDelayMax(10_000)
-                .setRandomizationFactor(0.5)
+                .setReconnection(false) // the owner reconnects, with a fresh client (and version), after the version is settled
                 .setTimeout(10_000)
                 .setTransports(new String[]{Polling.NAME, WebSocket.NAME}) // polling first (0.3: a refusal must be an HTTP answer), then upgraded
                 .build();
@@ -184,9 +182,8 @@ final class SmcpClient implements AutoCloseable {
 
     private void disconnected(String reason) {
         if (closed.get()) return;
+        close();
         listener.disconnected(reason, false);
-        // The library does not come back by itself after the server sent it away: ask again (with its backoff).
-        if ("io server disconnect".equals(reason)) socket.connect();
     }
 
     private void connectError(Object error) {
@@ -206,8 +203,9 @@ final class SmcpClient implements AutoCloseable {
                 if (refusal != null) {
                     close();
                     listener.refused(refusal);
-                } else {
+                } else if (!closed.get()) {
                     String detail = error instanceof Throwable t && t.getMessage() != null ? t.getMessage() : String.valueOf(error);
+                    close();
                     listener.disconnected("cannot reach the office server at " + config.url() + " (" + detail + "); trying again", false);
                 }
             } finally {

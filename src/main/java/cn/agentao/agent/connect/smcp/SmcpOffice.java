@@ -29,6 +29,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -37,8 +39,10 @@ import java.util.function.Consumer;
  * The agent in its A2C-SMCP office: joins it ({@code server:join_office}, again after every reconnect), keeps the
  * tools of every Computer in it ({@code server:list_room}, then {@code client:get_tools} per Computer) up to date
  * with the office's notifications, and calls them ({@code client:tool_call}, cancelled with
- * {@code server:tool_call_cancel}). It offers the newest protocol version it speaks and, when the server refuses it
- * (4008), reconnects once with a version the refusal says the server accepts (unless {@code a2cVersion} forces one).
+ * {@code server:tool_call_cancel}). Each connection offers the newest protocol version it speaks and, when the server
+ * refuses it (4008), is made once more with a version the refusal says the server accepts (unless {@code a2cVersion}
+ * forces one); a lost connection is made again with backoff, from the newest version again, so an office upgraded
+ * meanwhile is spoken to in its new version.
  * Office events are handled one at a time on one thread; tool calls run on the caller's thread. What the user should
  * know (a Computer came or went, the connection was lost) goes to the notice listeners.
  */
@@ -48,6 +52,9 @@ public final class SmcpOffice implements AutoCloseable {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     /** How long after the tool's own timeout the agent still waits for the Computer's answer. */
     private static final Duration GRACE = Duration.ofSeconds(5);
+    /** Backoff between connections: the first retry after 0.5 s, doubling up to 10 s, each ±50 % at random. */
+    private static final long RETRY_FIRST_MS = 500;
+    private static final long RETRY_MAX_MS = 10_000;
 
     public enum State { NOT_STARTED, CONNECTING, JOINED, RECONNECTING, FAILED, CLOSED }
 
@@ -75,12 +82,18 @@ public final class SmcpOffice implements AutoCloseable {
     private volatile State state = State.NOT_STARTED;
     private volatile String problem;
     private volatile boolean everJoined;
+    private int retries; // connections failed or lost since the last join; on the events thread
 
     private record Pending(String computer, CompletableFuture<List<JsonNode>> answer) {}
 
     public SmcpOffice(SmcpConfig config) {
         this.config = config;
-        this.version = config.a2cVersion() != null ? config.a2cVersion() : SmcpVersions.LATEST;
+        this.version = offered();
+    }
+
+    /** The version each new connection offers first. */
+    private String offered() {
+        return config.a2cVersion() != null ? config.a2cVersion() : SmcpVersions.LATEST;
     }
 
     public SmcpConfig config() { return config; }
@@ -370,6 +383,7 @@ public final class SmcpOffice implements AutoCloseable {
             for (String computer : fresh.keySet()) fetchTools(computer);
             boolean again = everJoined;
             everJoined = true;
+            retries = 0;
             problem = null;
             state = State.JOINED;
             settled.countDown();
@@ -459,9 +473,36 @@ public final class SmcpOffice implements AutoCloseable {
         log.warn("smcp: {}", reason);
         if (wasJoined) notice("Lost the connection to office " + config.office() + " (" + reason + "); reconnecting.");
         else if (firstProblem && !everJoined) notice("Office " + config.office() + ": " + reason + ".");
+        reconnectLater();
     }
 
-    /** The server refused the handshake: after a 4008, once, the version it accepts (unless a2cVersion forces one). */
+    /** Makes a new connection after the backoff (on the events thread). */
+    private void reconnectLater() {
+        long base = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS << Math.min(retries++, 5));
+        long delay = Math.round(base * (0.5 + ThreadLocalRandom.current().nextDouble()));
+        CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS).execute(() -> {
+            try {
+                events.execute(this::reconnect);
+            } catch (RejectedExecutionException closed) {
+                // the office was closed meanwhile
+            }
+        });
+    }
+
+    /** A new connection, offering the first version again: the office may have been upgraded (or downgraded) meanwhile. */
+    private void reconnect() {
+        version = offered();
+        negotiated = false;
+        connect();
+    }
+
+    /** Opens a connection offering {@link #version}, unless the office failed or was closed. */
+    private synchronized void connect() {
+        if (state == State.CLOSED || state == State.FAILED) return;
+        client = SmcpClient.open(config, version, listener);
+    }
+
+    /** The server refused the handshake: after a 4008, once per connection, the version it accepts (unless a2cVersion forces one). */
     private void refused(SmcpHandshakeProbe.Refusal refusal) {
         if (state == State.CLOSED) return;
         Optional<String> other = config.a2cVersion() == null && !negotiated ? refusal.accepted() : Optional.empty();
@@ -473,7 +514,7 @@ public final class SmcpOffice implements AutoCloseable {
         log.info("smcp: office server {} refused A2C {} (it speaks {}); connecting with {}", config.url(), version,
                 refusal.serverVersion(), other.get());
         version = other.get();
-        client = SmcpClient.open(config, version, listener);
+        connect();
     }
 
     private void fail(String reason) {
@@ -511,8 +552,11 @@ public final class SmcpOffice implements AutoCloseable {
 
     @Override
     public void close() {
-        state = State.CLOSED;
-        SmcpClient c = client;
+        SmcpClient c;
+        synchronized (this) { // no new connection after this
+            state = State.CLOSED;
+            c = client;
+        }
         if (c != null) c.close();
         events.shutdownNow();
     }
