@@ -128,24 +128,8 @@ public final class A2aBenchmark {
         String message = "{\"kind\":\"message\",\"messageId\":\"" + UUID.randomUUID() + "\",\"role\":\"user\",\"parts\":[{\"kind\":\"text\",\"text\":\"hi\"}]"
                 + (contextId == null ? "" : ",\"contextId\":\"" + contextId + "\"") + "}";
         String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/stream\",\"params\":{\"message\":" + message + "}}";
-        long start = System.nanoTime();
-        HttpResponse<java.io.InputStream> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofInputStream());
-        double first = -1, chunk = -1, done = 0;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (!line.startsWith("data:")) continue;
-                double t = (System.nanoTime() - start) / 1e6;
-                if (first < 0) first = t;
-                if (chunk < 0 && line.contains("\"artifact-update\"")) chunk = t;
-                if (line.contains("\"final\":true")) {
-                    done = line.contains("\"completed\"") ? 1 : 0;
-                    break;
-                }
-            }
-        }
-        return new double[]{first, chunk, done};
+        return timed(HttpRequest.newBuilder(URI.create(url)), body, "\"artifact-update\"",
+                line -> line.contains("\"final\":true"), line -> line.contains("\"completed\""));
     }
 
     /**
@@ -157,11 +141,21 @@ public final class A2aBenchmark {
         String message = "{\"messageId\":\"" + UUID.randomUUID() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}";
         String body = rest ? "{\"message\":" + message + "}"
                 : "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendStreamingMessage\",\"params\":{\"message\":" + message + "}}";
-        URI target = URI.create(rest ? url + "message:stream" : url);
+        return timed(HttpRequest.newBuilder(URI.create(rest ? url + "message:stream" : url)).header("A2A-Version", "1.0"), body,
+                "\"artifactUpdate\"", line -> line.contains("\"statusUpdate\"") && (line.contains("TASK_STATE_COMPLETED")
+                        || line.contains("TASK_STATE_FAILED") || line.contains("TASK_STATE_CANCELED")),
+                line -> line.contains("TASK_STATE_COMPLETED"));
+    }
+
+    /**
+     * Posts {@code body} and reads the event stream: {ms to the first event, ms to the first event containing
+     * {@code chunkMarker}, 1 if the {@code last} event is also {@code completed}}.
+     */
+    private static double[] timed(HttpRequest.Builder request, String body, String chunkMarker,
+                                  java.util.function.Predicate<String> last, java.util.function.Predicate<String> completed) throws Exception {
         long start = System.nanoTime();
-        HttpResponse<java.io.InputStream> r = HTTP.send(HttpRequest.newBuilder(target).header("Content-Type", "application/json")
-                .header("A2A-Version", "1.0").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<java.io.InputStream> r = HTTP.send(request.header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofInputStream());
         double first = -1, chunk = -1, done = 0;
         try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
             String line;
@@ -169,11 +163,10 @@ public final class A2aBenchmark {
                 if (!line.startsWith("data:")) continue;
                 double t = (System.nanoTime() - start) / 1e6;
                 if (first < 0) first = t;
-                if (chunk < 0 && line.contains("\"artifactUpdate\"")) chunk = t;
-                if (line.contains("\"statusUpdate\"") && line.contains("TASK_STATE_")) {
-                    if (line.contains("TASK_STATE_COMPLETED")) done = 1;
-                    if (line.contains("TASK_STATE_COMPLETED") || line.contains("TASK_STATE_FAILED")
-                            || line.contains("TASK_STATE_CANCELED")) break;
+                if (chunk < 0 && line.contains(chunkMarker)) chunk = t;
+                if (last.test(line)) {
+                    done = completed.test(line) ? 1 : 0;
+                    break;
                 }
             }
         }
